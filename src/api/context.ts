@@ -1,0 +1,32 @@
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Database } from '../db/schema/index.js';
+
+/** What the API parts need, passed in explicitly (no module state), so one process can run several apps. */
+export interface ApiDependencies {
+  config: Config;
+  db: Database;
+  logger: Logger;
+}
+
+export interface AuthenticatedCaller {
+  accountId: string;
+  keyId: string;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      caller?: AuthenticatedCaller;
+    }
+  }
+}
+
+/** The authenticated caller; the auth middleware runs before every operation, so a missing caller is a bug. */
+export function callerOf(res: Response): AuthenticatedCaller {
+  const caller = res.locals.caller;
+  if (!caller) throw new Error('operation reached without an authenticated caller');
+  return caller;
+}

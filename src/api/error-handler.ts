@@ -1,0 +1,92 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { ApiError, errors, type FieldError } from '../errors.js';
+import { MAX_BODY_BYTES } from './router.js';
+
+/** Error from express-openapi-validator: an HTTP status and one entry per problem. */
+interface ValidatorError {
+  status: number;
+  errors?: Array<{ path?: string; message?: string }>;
+}
+
+/** Error from body-parser (express.json). */
+interface BodyParserError {
+  type: string;
+  status?: number;
+}
+
+/**
+ * The one place errors become responses: catalogue errors as they are, validator and body-parser errors
+ * mapped to their stable codes, anything else a logged 500 `internal_error` that reveals nothing.
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) {
+      (req.log ?? logger).error({ err: error }, 'request failed');
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
+    res.status(apiError.status).json({
+      error: {
+        code: apiError.code,
+        message: apiError.message,
+        ...(apiError.details !== undefined && { details: apiError.details }),
+        requestId: String(req.id),
+      },
+    });
+  };
+}
+
+/** Paths the API does not have. */
+export const notFoundHandler: RequestHandler = () => {
+  throw errors.notFound('No such endpoint.');
+};
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isBodyParserError(error)) {
+    if (error.type === 'entity.too.large') return errors.bodyTooLarge(MAX_BODY_BYTES / 1024);
+    if (error.type === 'entity.parse.failed') {
+      return errors.invalidBody([{ path: '/body', message: 'is not valid JSON' }], 'The request body is not valid JSON.');
+    }
+    return errors.invalidBody([{ path: '/body', message: 'could not be read as UTF-8 JSON' }]);
+  }
+  if (isValidatorError(error)) {
+    const details = (error.errors ?? []).map(toFieldError);
+    switch (error.status) {
+      case 400:
+        return details.some((d) => d.path.startsWith('/query')) && !details.some((d) => d.path.startsWith('/body'))
+          ? errors.invalidQuery(details.filter((d) => d.path.startsWith('/query')))
+          : errors.invalidBody(details.filter((d) => !d.path.startsWith('/query')));
+      case 404:
+        return errors.notFound('No such endpoint.');
+      case 405:
+        return errors.methodNotAllowed();
+      case 413:
+        return errors.bodyTooLarge(MAX_BODY_BYTES / 1024);
+      case 415: // SPEC/ARCHITECTURE: a body that is not JSON is a body problem, not a media-type one
+        return errors.invalidBody([{ path: '/body', message: 'must be sent as application/json' }]);
+    }
+  }
+  return errors.internal();
+}
+
+function toFieldError(problem: { path?: string; message?: string }): FieldError {
+  // The validator reports `/body/url`, `/query/limit`; older versions used dots (`.body.url`).
+  const path = (problem.path ?? '').replace(/^\./, '/').replaceAll('.', '/') || '/body';
+  return { path, message: problem.message ?? 'is invalid' };
+}
+
+function isValidatorError(error: unknown): error is ValidatorError {
+  return typeof error === 'object' && error !== null && typeof (error as ValidatorError).status === 'number' &&
+    Array.isArray((error as ValidatorError).errors);
+}
+
+function isBodyParserError(error: unknown): error is BodyParserError {
+  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string' &&
+    'expose' in error;
+}

@@ -1,0 +1,21 @@
+import type { RequestHandler } from 'express';
+import { createQrCode as createCode } from '../../codes/qr-code-service.js';
+import { callerOf, type ApiDependencies } from '../context.js';
+import type { RequestBody, ResponseBody } from '../contract.js';
+import { presentQrCode } from '../presenters.js';
+import { parseCodeInput } from './input.js';
+
+export function createQrCode({ db, config }: ApiDependencies): RequestHandler {
+  return async (req, res) => {
+    const { name, destinationUrl } = parseCodeInput(req.body as RequestBody<'createQrCode'>);
+    const { code, replayed } = await createCode(db, {
+      accountId: callerOf(res).accountId,
+      name,
+      destinationUrl,
+      idempotencyKey: req.header('Idempotency-Key'),
+    });
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    const body: ResponseBody<'createQrCode', 201> = { data: presentQrCode(code, config.siteUrl) };
+    res.status(201).json(body);
+  };
+}

@@ -1,0 +1,43 @@
+import express, { Router } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { CONTRACT_PATH } from '../paths.js';
+import { authenticate } from './authenticate.js';
+import type { ApiDependencies } from './context.js';
+import { createQrCode } from './operations/create-qr-code.js';
+import { deleteQrCode } from './operations/delete-qr-code.js';
+import { getQrCode } from './operations/get-qr-code.js';
+import { listQrCodeScans } from './operations/list-qr-code-scans.js';
+import { listQrCodes } from './operations/list-qr-codes.js';
+import { updateQrCode } from './operations/update-qr-code.js';
+import { limitWrites } from './rate-limit.js';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * `/api/v1`: authentication, then the write limit, then body parsing and contract validation, then one
+ * handler per operation. The order is the contract's: 401, 403, 429, then 400/413/404/402.
+ */
+export function createApiRouter(deps: ApiDependencies): Router {
+  const router = Router();
+  router.use(authenticate(deps));
+  router.use(limitWrites(deps));
+  // Strict: a JSON body must be an object or array; `"text"` or `42` is invalid_body.
+  router.use(express.json({ limit: MAX_BODY_BYTES, strict: true, type: ['application/json', 'application/*+json'] }));
+  router.use(
+    OpenApiValidator.middleware({
+      apiSpec: CONTRACT_PATH,
+      validateRequests: { allErrors: true, allowUnknownQueryParameters: false },
+      validateResponses: deps.config.validateResponses ? { allErrors: true } : false,
+      validateSecurity: false, // done by `authenticate`, which also checks plans and revocation
+      validateApiSpec: false, // the contract is linted in CI; skip re-validating it at every start
+      ignoreUndocumented: false,
+    }),
+  );
+  router.get('/qrcodes', listQrCodes(deps));
+  router.post('/qrcodes', createQrCode(deps));
+  router.get('/qrcodes/:id', getQrCode(deps));
+  router.patch('/qrcodes/:id', updateQrCode(deps));
+  router.delete('/qrcodes/:id', deleteQrCode(deps));
+  router.get('/qrcodes/:id/scans', listQrCodeScans(deps));
+  return router;
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express } from 'express';
+import { sql } from 'kysely';
+import { pinoHttp } from 'pino-http';
+import type { LevelWithSilent, Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Database } from './db/schema/index.js';
+import { errorHandler, notFoundHandler } from './api/error-handler.js';
+import { createApiRouter } from './api/router.js';
+
+export interface AppDependencies {
+  config: Config;
+  db: Database;
+  logger: Logger;
+}
+
+/** A client may pass its own request id (for tracing across services) if it is short and printable. */
+const CLIENT_REQUEST_ID = /^[\x21-\x7E]{1,128}$/;
+
+/** Builds the HTTP application from config and services; it holds no state of its own beyond them. */
+export function createApp({ config, db, logger }: AppDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(
+    pinoHttp({
+      logger: logger.child({ part: 'http' }),
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, error): LevelWithSilent => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await sql`select 1`.execute(db);
+      res.json({ status: 'ok' });
+    } catch {
+      res.status(503).json({ status: 'unavailable', reason: 'database unreachable' });
+    }
+  });
+
+  app.use('/api/v1', createApiRouter({ config, db, logger: logger.child({ part: 'api' }) }));
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger.child({ part: 'api' })));
+  return app;
+}

@@ -1,0 +1,58 @@
+import { AccountNotFoundError, createAccount, getAccount, setCodeLimit, setPlan } from '../accounts/account-service.js';
+import { createApiKey, revokeApiKey } from '../accounts/api-keys.js';
+import { isPlanName, PLAN_NAMES, type PlanName } from '../accounts/plans.js';
+import type { Database } from '../db/schema/index.js';
+import { optionalInteger, parseFlags, required, UsageError } from './args.js';
+
+export const USAGE = `Usage: npm run --silent admin -- <command> [flags]
+
+  accounts create --name <name> [--plan ${PLAN_NAMES.join('|')}] [--code-limit <n>]
+  accounts show --id <accountId>
+  accounts set-plan --id <accountId> --plan <plan>
+  accounts set-code-limit --id <accountId> --code-limit <n|default>
+  keys create --account <accountId>      prints the key: the only time it is shown
+  keys revoke --id <keyId>
+
+Prints JSON on stdout; on error prints a message on stderr and exits non-zero.`;
+
+/** Runs one admin command and returns what to print as JSON. Throws UsageError for bad input. */
+export async function runCommand(db: Database, argv: string[]): Promise<unknown> {
+  const [group, action, ...rest] = argv;
+  const flags = parseFlags(rest);
+  switch (`${group ?? ''} ${action ?? ''}`) {
+    case 'accounts create':
+      return createAccount(db, {
+        name: required(flags, 'name'),
+        plan: plan(flags.get('plan') ?? 'business'),
+        codeLimit: optionalInteger(flags, 'code-limit'),
+      });
+    case 'accounts show':
+      return getAccount(db, required(flags, 'id'));
+    case 'accounts set-plan':
+      return setPlan(db, required(flags, 'id'), plan(required(flags, 'plan')));
+    case 'accounts set-code-limit': {
+      const id = required(flags, 'id');
+      return setCodeLimit(db, id, required(flags, 'code-limit') === 'default' ? null : optionalInteger(flags, 'code-limit')!);
+    }
+    case 'keys create':
+      await getAccount(db, required(flags, 'account'));
+      return createApiKey(db, required(flags, 'account'));
+    case 'keys revoke': {
+      const id = required(flags, 'id');
+      const revoked = await revokeApiKey(db, id);
+      if (!revoked) throw new UsageError(`no API key with id ${id}`);
+      return revoked;
+    }
+    default:
+      throw new UsageError(argv.length === 0 ? 'no command given' : `unknown command "${argv.slice(0, 2).join(' ')}"`);
+  }
+}
+
+function plan(value: string): PlanName {
+  if (!isPlanName(value)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}`);
+  return value;
+}
+
+export function isUserError(error: unknown): error is Error {
+  return error instanceof UsageError || error instanceof AccountNotFoundError;
+}

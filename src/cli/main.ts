@@ -1,0 +1,37 @@
+import { loadConfig } from '../config.js';
+import { openDatabase } from '../db/connect.js';
+import { createLogger } from '../logger.js';
+import { isUserError, runCommand, USAGE } from './commands.js';
+
+/**
+ * The admin CLI. It opens the same database as the server (`DATABASE_URL`, or the embedded one in `DATA_DIR`,
+ * which it starts itself only when no server is running). Logs go to stderr so stdout stays pure JSON.
+ */
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return argv.length === 0 ? 2 : 0;
+  }
+  const config = loadConfig();
+  const logger = createLogger({ level: 'warn', destination: process.stderr });
+  const database = await openDatabase(config, { logger, stopEmbedded: 'if-started-here', maxConnections: 2 });
+  try {
+    const result = await runCommand(database.db, argv);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (error) {
+    if (!isUserError(error)) throw error;
+    process.stderr.write(`error: ${error.message}\n`);
+    return 1;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,76 @@
+import path from 'node:path';
+
+/** Everything the service reads from its environment, typed and validated in one place. */
+export interface Config {
+  port: number;
+  /** Public origin that serves short links, without a trailing slash (e.g. `https://qr.example.com`). */
+  siteUrl: string;
+  /** Where the embedded PostgreSQL keeps its files when `databaseUrl` is not set. */
+  dataDir: string;
+  /** An external PostgreSQL; when unset the service runs an embedded one in `dataDir`. */
+  databaseUrl: string | undefined;
+  allowPrivateWebhookUrls: boolean;
+  logLevel: string;
+  /** Validate every response against the contract. On in tests; costs CPU in production. */
+  validateResponses: boolean;
+  /** How long SIGTERM waits for in-flight requests before closing connections. */
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, { min: 0, max: 65535 });
+  const siteUrl = origin(env.SITE_URL ?? `http://localhost:${port}`, 'SITE_URL');
+  return {
+    port,
+    siteUrl,
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: nonEmpty(env.DATABASE_URL),
+    allowPrivateWebhookUrls: boolean(env, 'ALLOW_PRIVATE_WEBHOOK_URLS', false),
+    logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
+    validateResponses: boolean(env, 'VALIDATE_RESPONSES', false),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0, max: 600_000 }),
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, range: { min: number; max: number }): number {
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < range.min || value > range.max) {
+    throw new ConfigError(`${name} must be an integer from ${range.min} to ${range.max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = nonEmpty(env[name])?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function origin(raw: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must use http or https, got "${raw}"`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`${name} must not carry credentials, a query or a fragment, got "${raw}"`);
+  }
+  // Keep a path prefix (a service mounted under /qr), drop the trailing slash so `${siteUrl}/r/…` is clean.
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}

@@ -1,0 +1,43 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { createDatabase, migrateToLatest } from './database.js';
+import { startEmbeddedPostgres } from './embedded-postgres.js';
+import type { Database } from './schema/index.js';
+
+export interface DatabaseConnection {
+  db: Database;
+  connectionString: string;
+  /** Closes the pool and, when `stopEmbedded` says so, the embedded server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the configured database and brings its schema up to date: `DATABASE_URL` when set, else the embedded
+ * PostgreSQL in `DATA_DIR`. The server stops the embedded database on shutdown (`stopEmbedded: 'always'`); the
+ * CLI stops it only when it had to start it itself (`'if-started-here'`), so it never pulls it from under a
+ * running server.
+ */
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  options: { logger: Logger; stopEmbedded: 'always' | 'if-started-here'; maxConnections?: number },
+): Promise<DatabaseConnection> {
+  const logger = options.logger;
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, logger);
+  const connectionString = config.databaseUrl ?? embedded!.connectionString();
+  const db = createDatabase(connectionString, { logger, maxConnections: options.maxConnections });
+  try {
+    await migrateToLatest(db, logger);
+  } catch (error) {
+    await db.destroy();
+    if (embedded?.startedHere) await embedded.stop();
+    throw error;
+  }
+  return {
+    db,
+    connectionString,
+    close: async () => {
+      await db.destroy();
+      if (embedded && (options.stopEmbedded === 'always' || embedded.startedHere)) await embedded.stop();
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import type { ColumnType, Generated } from 'kysely';
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  plan: string;
+  /** Per-account override of the plan's dynamic-code limit; null means the plan's default. */
+  code_limit: number | null;
+  /** Live (not deleted) codes, kept in step with qr_codes so the limit check is one atomic UPDATE. */
+  code_count: Generated<number>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}

@@ -1,0 +1,21 @@
+import type { Kysely, Transaction as KyselyTransaction } from 'kysely';
+import type { AccountsTable } from './accounts.js';
+import type { ApiKeysTable } from './api-keys.js';
+import type { IdempotencyKeysTable } from './idempotency-keys.js';
+import type { QrCodesTable } from './qr-codes.js';
+import type { ScansTable } from './scans.js';
+import type { WriteRateEventsTable } from './write-rate-events.js';
+
+export interface DatabaseSchema {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  qr_codes: QrCodesTable;
+  scans: ScansTable;
+  write_rate_events: WriteRateEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+/** The database handle services take: the pool, or a transaction the caller opened. */
+export type Db = Kysely<DatabaseSchema> | KyselyTransaction<DatabaseSchema>;
+export type Database = Kysely<DatabaseSchema>;
+export type Transaction = KyselyTransaction<DatabaseSchema>;

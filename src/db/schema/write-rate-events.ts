@@ -1,0 +1,4 @@
+export interface WriteRateEventsTable {
+  account_id: string;
+  at: Date;
+}

@@ -1,0 +1,47 @@
+import type { components } from '../generated/v1.js';
+
+export type ErrorCode = components['schemas']['ErrorCode'];
+export type FieldError = components['schemas']['FieldError'];
+export type ErrorDetails = NonNullable<components['schemas']['Error']['error']['details']>;
+
+/**
+ * An error a client is meant to see: an HTTP status, a stable code from the contract, and a message.
+ * Handlers and services throw these; the error middleware renders them. Anything else is a 500.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetails,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The catalogue: every error the contract names, and nothing else. */
+export const errors = {
+  invalidApiKey: () =>
+    new ApiError(401, 'invalid_api_key', 'Missing or invalid API key. Send "Authorization: Bearer <API key>".', undefined, {
+      'WWW-Authenticate': 'Bearer',
+    }),
+  apiNotAvailableOnPlan: () =>
+    new ApiError(403, 'api_not_available_on_plan', 'The API is available on the Business plan only.'),
+  invalidBody: (details: FieldError[], message = 'The request body is invalid.') =>
+    new ApiError(400, 'invalid_body', message, details),
+  invalidQuery: (details: FieldError[]) => new ApiError(400, 'invalid_query', 'The query parameters are invalid.', details),
+  bodyTooLarge: (limitKb: number) => new ApiError(413, 'body_too_large', `The request body is larger than ${limitKb} KB.`),
+  planLimitReached: (limit: number, used: number) =>
+    new ApiError(402, 'plan_limit_reached', `The account has reached its limit of ${limit} dynamic codes.`, { limit, used }),
+  notFound: (what = 'No QR code with this id.') => new ApiError(404, 'not_found', what),
+  methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'This method is not allowed on this path.'),
+  idempotencyKeyReused: () =>
+    new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body.'),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ApiError(429, 'rate_limited', `Too many writes; retry after ${retryAfterSeconds} seconds.`, undefined, {
+      'Retry-After': String(retryAfterSeconds),
+    }),
+  internal: () => new ApiError(500, 'internal_error', 'Something went wrong on our side.'),
+} satisfies Record<string, (...args: never[]) => ApiError>;
