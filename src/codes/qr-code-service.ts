@@ -4,7 +4,7 @@ import type { Db } from '../db/schema/index.js';
 import type { QrCodesTable } from '../db/schema/qr-codes.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors.js';
-import { newId } from '../ids.js';
+import { microsToDate, newId, nowMicros } from '../ids.js';
 import { claimIdempotencyKey, hashRequest, storeIdempotentResponse } from './idempotency.js';
 import { newSlug } from './slugs.js';
 
@@ -69,12 +69,14 @@ async function insertWithFreshSlug(
   trx: Db,
   input: { accountId: string; name: string; destinationUrl: string },
 ): Promise<QrCode> {
-  const now = new Date();
+  // One instant for both, so `createdAt` order and id order agree.
+  const micros = nowMicros();
+  const now = microsToDate(micros);
   for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
     const row = await trx
       .insertInto('qr_codes')
       .values({
-        id: newId('qr', now),
+        id: newId('qr', micros),
         account_id: input.accountId,
         name: input.name,
         slug: newSlug(),

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../../src/db/database.js';
+import pino from 'pino';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestAccount, rawRequest, startTestApp, type TestApp } from '../support/test-app.js';
+
+let database: TestDatabase;
+let app: TestApp;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await startTestApp(database.db);
+});
+afterAll(async () => {
+  await app?.close();
+  await database?.destroy();
+});
+
+describe('error responses', () => {
+  it('carry the request id in the body and the X-Request-Id header', async () => {
+    const res = await rawRequest(app, '/qrcodes');
+    expect(res.body.error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.get('x-request-id')).toBe(res.body.error.requestId);
+  });
+
+  it('reuse a sane X-Request-Id sent by the client', async () => {
+    const res = await rawRequest(app, '/qrcodes', { headers: { 'X-Request-Id': 'trace-abc-123' } });
+    expect(res.body.error.requestId).toBe('trace-abc-123');
+  });
+
+  it('answer unknown paths with 404 not_found and unknown methods with 405 method_not_allowed', async () => {
+    const account = await createTestAccount(database.db, app);
+    const unknown = await rawRequest(app, '/nothing-here', { apiKey: account.apiKey });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('not_found');
+    const put = await rawRequest(app, '/qrcodes', { method: 'PUT', apiKey: account.apiKey, body: '{}' });
+    expect(put.status).toBe(405);
+    expect(put.body.error.code).toBe('method_not_allowed');
+  });
+
+  it('answer 500 internal_error without internals when the database fails', async () => {
+    // A real failure: an app whose database pool points at a closed port.
+    const broken = createDatabase('postgres://nobody:nothing@127.0.0.1:1/none', { logger: pino({ level: 'silent' }) });
+    const brokenApp = await startTestApp(broken);
+    try {
+      const account = await createTestAccount(database.db, app);
+      const res = await rawRequest(brokenApp, '/qrcodes', { apiKey: account.apiKey });
+      expect(res.status).toBe(500);
+      expect(res.body.error.code).toBe('internal_error');
+      expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|at |127\.0\.0\.1|stack/);
+      const ready = await fetch(`${brokenApp.origin}/readyz`);
+      expect(ready.status).toBe(503);
+    } finally {
+      await brokenApp.close();
+      await broken.destroy();
+    }
+  });
+
+  it('report readiness and liveness', async () => {
+    expect((await fetch(`${app.origin}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${app.origin}/readyz`)).json()).toEqual({ status: 'ok' });
+  });
+});

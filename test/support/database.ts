@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import pino from 'pino';
+import { inject } from 'vitest';
+import { createDatabase } from '../../src/db/database.js';
+import type { Database } from '../../src/db/schema/index.js';
+
+const TEMPLATE_DATABASE = 'qroute_template';
+
+export interface TestDatabase {
+  db: Database;
+  connectionString: string;
+  destroy(): Promise<void>;
+}
+
+/** A fresh, migrated database of its own (a copy of the run's template), for one test file. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = inject('postgresAdminUrl');
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template ${TEMPLATE_DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const connectionString = url.toString();
+  const db = createDatabase(connectionString, { logger: pino({ level: 'silent' }) });
+  return { db, connectionString, destroy: () => db.destroy() };
+}
