@@ -117,7 +117,7 @@ export interface components {
          */
         Slug: string;
         /**
-         * @description A label for the code, 1 to 200 characters. Leading and trailing whitespace is removed.
+         * @description A label for the code, 1 to 200 characters, without control characters. Leading and trailing whitespace is removed.
          * @example Spring poster
          */
         Name: string;

@@ -9,10 +9,11 @@ interface ValidatorError {
   errors?: Array<{ path?: string; message?: string }>;
 }
 
-/** Error from body-parser (express.json). */
+/** Client errors from body-parser (express.json) and its decompression: http-errors with a 4xx status. */
 interface BodyParserError {
-  type: string;
-  status?: number;
+  status: number;
+  expose: boolean;
+  type?: string;
 }
 
 /**
@@ -49,11 +50,11 @@ export const notFoundHandler: RequestHandler = () => {
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isBodyParserError(error)) {
-    if (error.type === 'entity.too.large') return errors.bodyTooLarge(MAX_BODY_BYTES / 1024);
+    if (error.status === 413) return errors.bodyTooLarge(MAX_BODY_BYTES / 1024);
     if (error.type === 'entity.parse.failed') {
       return errors.invalidBody([{ path: '/body', message: 'is not valid JSON' }], 'The request body is not valid JSON.');
     }
-    return errors.invalidBody([{ path: '/body', message: 'could not be read as UTF-8 JSON' }]);
+    return errors.invalidBody([{ path: '/body', message: 'could not be read (unsupported charset or content encoding, or corrupt)' }]);
   }
   if (isValidatorError(error)) {
     const details = (error.errors ?? []).map(toFieldError);
@@ -87,6 +88,7 @@ function isValidatorError(error: unknown): error is ValidatorError {
 }
 
 function isBodyParserError(error: unknown): error is BodyParserError {
-  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string' &&
-    'expose' in error;
+  if (typeof error !== 'object' || error === null) return false;
+  const { status, expose } = error as Partial<BodyParserError>;
+  return expose === true && typeof status === 'number' && status >= 400 && status < 500 && !('errors' in error);
 }

@@ -4,7 +4,7 @@ import type { Db } from '../db/schema/index.js';
 import type { QrCodesTable } from '../db/schema/qr-codes.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors.js';
-import { microsToDate, newId, nowMicros } from '../ids.js';
+import { idPattern, microsToDate, newId, nowMicros } from '../ids.js';
 import { claimIdempotencyKey, hashRequest, storeIdempotentResponse } from './idempotency.js';
 import { newSlug } from './slugs.js';
 
@@ -29,6 +29,16 @@ export interface Scan {
 /** SPEC: the scans endpoint returns the last 1000 scans. */
 export const RECENT_SCANS_LIMIT = 1000;
 const SLUG_ATTEMPTS = 5;
+
+const QR_CODE_ID = idPattern('qr');
+
+/**
+ * Any path id that is not even shaped like a code id names no code: 404 without a query (and without sending
+ * PostgreSQL a string it cannot store, such as one with a NUL character).
+ */
+function assertCodeId(id: string): void {
+  if (!QR_CODE_ID.test(id)) throw errors.notFound();
+}
 
 const codeColumns = ['id', 'name', 'type', 'slug', 'destination_url', 'scan_count', 'active', 'created_at'] as const;
 
@@ -113,6 +123,7 @@ export async function listQrCodes(
 }
 
 export async function getQrCode(db: Db, input: { accountId: string; id: string }): Promise<QrCode> {
+  assertCodeId(input.id);
   const row = await db
     .selectFrom('qr_codes')
     .select(codeColumns)
@@ -129,6 +140,7 @@ export async function updateQrCode(
   input: { accountId: string; id: string; changes: { name?: string; destinationUrl?: string; active?: boolean } },
 ): Promise<QrCode> {
   const { name, destinationUrl, active } = input.changes;
+  assertCodeId(input.id);
   const row = await db
     .updateTable('qr_codes')
     .set({
@@ -147,6 +159,7 @@ export async function updateQrCode(
 }
 
 export async function deleteQrCode(db: Db, input: { accountId: string; id: string }): Promise<void> {
+  assertCodeId(input.id);
   await inTransaction(db, async (trx) => {
     const deleted = await trx
       .updateTable('qr_codes')
@@ -165,6 +178,7 @@ export async function listRecentScans(
   db: Db,
   input: { accountId: string; id: string },
 ): Promise<{ total: number; scans: Scan[] }> {
+  assertCodeId(input.id);
   const code = await db
     .selectFrom('qr_codes')
     .select('scan_count')

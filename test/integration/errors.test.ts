@@ -61,3 +61,25 @@ describe('error responses', () => {
     expect(await (await fetch(`${app.origin}/readyz`)).json()).toEqual({ status: 'ok' });
   });
 });
+
+describe('hostile or odd requests', () => {
+  it.each([
+    ['a malformed percent-encoding in the path', 'GET', '/qrcodes/%E0%A4%A', undefined, {}],
+    ['a malformed percent-encoding in the query', 'GET', '/qrcodes?cursor=%E0%A4%A', undefined, {}],
+    ['a repeated query parameter', 'GET', '/qrcodes?limit=1&limit=2', undefined, {}],
+    ['an exponent as limit', 'GET', '/qrcodes?limit=1e2', undefined, {}],
+    ['a latin1 charset', 'POST', '/qrcodes', '{"name":"x","url":"https://example.com"}', { 'Content-Type': 'application/json; charset=latin1' }],
+    ['a gzip body that is not gzip', 'POST', '/qrcodes', 'garbage', { 'Content-Encoding': 'gzip' }],
+    ['an unknown content encoding', 'POST', '/qrcodes', '{}', { 'Content-Encoding': 'br2' }],
+    ['deeply nested JSON', 'POST', '/qrcodes', `{"name":${'['.repeat(5000)}${']'.repeat(5000)},"url":"https://example.com"}`, {}],
+    ['a NUL character in the name', 'POST', '/qrcodes', '{"name":"a\\u0000b","url":"https://example.com"}', {}],
+    ['a lone surrogate in the url', 'POST', '/qrcodes', '{"name":"a","url":"https://example.com/\\ud800"}', {}],
+    ['a JSON null body', 'POST', '/qrcodes', 'null', {}],
+    ['a path id with a NUL', 'GET', '/qrcodes/qr_%00', undefined, {}],
+  ])('never answers 500 for %s', async (_label, method, path, body, headers) => {
+    const account = await createTestAccount(database.db, app);
+    const res = await rawRequest(app, path, { method, apiKey: account.apiKey, body, headers });
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+    expect(res.body?.error?.code ?? 'ok').not.toBe('internal_error');
+  });
+});

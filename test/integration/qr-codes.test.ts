@@ -60,6 +60,7 @@ describe('POST /qrcodes', () => {
     ['an empty object', {}, ['/body/name', '/body/url']],
     ['a blank name', { name: '   ', url: 'https://example.com' }, ['/body/name']],
     ['a name over 200 characters', { name: 'x'.repeat(201), url: 'https://example.com' }, ['/body/name']],
+    ['a control character in the name', { name: 'bell\u0007', url: 'https://example.com' }, ['/body/name']],
     ['a number as name', { name: 5, url: 'https://example.com' }, ['/body/name']],
     ['an ftp url', { name: 'x', url: 'ftp://example.com/file' }, ['/body/url']],
     ['a javascript: url', { name: 'x', url: 'javascript:alert(1)' }, ['/body/url']],

@@ -1,6 +1,9 @@
 import { parseDestinationUrl } from '../../codes/destination-url.js';
 import { errors, type FieldError } from '../../errors.js';
 
+// C0 controls and DEL: invisible in a dashboard, and PostgreSQL cannot store NUL in text at all.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
 /**
  * The checks on create/change bodies that JSON Schema cannot express (a URL with a host and no credentials,
  * a name that is not only whitespace); the contract has already checked types, lengths and the scheme prefix.
@@ -15,6 +18,7 @@ export function parseCodeInput(body: { name?: string; url?: string }): { name?: 
   if (body.name !== undefined) {
     name = body.name.trim();
     if (name.length === 0) problems.push({ path: '/body/name', message: 'must not be blank' });
+    else if (CONTROL_CHARACTERS.test(name)) problems.push({ path: '/body/name', message: 'must not contain control characters' });
   }
   if (body.url !== undefined) {
     const parsed = parseDestinationUrl(body.url);
