@@ -54,8 +54,11 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     info.port = (info.port && (await isPortFree(info.port))) ? info.port : await freePort();
     await writeInfo(infoFile, info);
     logger.info({ dataDir, port: info.port }, 'starting embedded PostgreSQL');
+    // Detached: in its own process group, so a Ctrl-C in the terminal reaches only us, and we stop the
+    // database after draining requests rather than it stopping under them.
     await run(binaries.pg_ctl, ['start', '-w', '-t', '60', '-D', pgData, '-l', path.join(dataDir, 'postgres.log'),
-      '-o', `-p ${info.port} -c listen_addresses=127.0.0.1 -c max_connections=200 -c unix_socket_directories=''`], runAs);
+      '-o', `-p ${info.port} -c listen_addresses=127.0.0.1 -c max_connections=200 -c unix_socket_directories=''`],
+      { ...runAs, detached: true });
   } else {
     logger.info({ dataDir, port: info.port }, 'using the embedded PostgreSQL already running');
   }
@@ -66,6 +69,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     connectionString: (database = 'postgres') =>
       `postgres://${current.user}:${encodeURIComponent(current.password)}@127.0.0.1:${current.port}/${database}`,
     stop: async () => {
+      if (!(await isRunning(binaries, pgData, runAs))) return;
       logger.info({ dataDir }, 'stopping embedded PostgreSQL');
       await run(binaries.pg_ctl, ['stop', '-w', '-t', '60', '-m', 'fast', '-D', pgData], runAs);
     },
@@ -91,6 +95,7 @@ async function loadBinaries(): Promise<Binaries> {
 interface RunAs {
   uid?: number;
   gid?: number;
+  detached?: boolean;
 }
 
 /** PostgreSQL refuses to run as root; as root we run it as a `postgres` system user, creating it when missing. */
