@@ -205,7 +205,7 @@ export interface components {
          * @description Stable, machine-readable error code. Branch on it; messages may be reworded.
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "api_not_available_on_plan" | "invalid_body" | "invalid_query" | "body_too_large" | "plan_limit_reached" | "not_found" | "method_not_allowed" | "idempotency_key_reused" | "rate_limited" | "internal_error";
+        ErrorCode: "invalid_api_key" | "api_not_available_on_plan" | "invalid_body" | "invalid_query" | "invalid_header" | "body_too_large" | "plan_limit_reached" | "not_found" | "method_not_allowed" | "idempotency_key_reused" | "rate_limited" | "internal_error";
         FieldError: {
             /**
              * @description Where the problem is, as a JSON pointer into the request (`/body/url`, `/query/limit`).
@@ -296,6 +296,19 @@ export interface components {
                  *       }
                  *     }
                  */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `invalid_body`: the body is missing, not sent as `application/json`, not valid JSON, not a JSON object, or
+         *     failed validation. `invalid_header`: the `Idempotency-Key` header is malformed. `details` lists every problem.
+         */
+        InvalidBodyOrHeader: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -556,7 +569,7 @@ export interface operations {
                     "application/json": components["schemas"]["QrCodeEnvelope"];
                 };
             };
-            400: components["responses"]["InvalidBody"];
+            400: components["responses"]["InvalidBodyOrHeader"];
             401: components["responses"]["InvalidApiKey"];
             402: components["responses"]["PlanLimitReached"];
             403: components["responses"]["ApiNotAvailableOnPlan"];

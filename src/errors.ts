@@ -31,6 +31,7 @@ export const errors = {
     new ApiError(403, 'api_not_available_on_plan', 'The API is available on the Business plan only.'),
   invalidBody: (details: FieldError[], message = 'The request body is invalid.') =>
     new ApiError(400, 'invalid_body', message, details),
+  invalidHeader: (details: FieldError[]) => new ApiError(400, 'invalid_header', 'A request header is invalid.', details),
   invalidQuery: (details: FieldError[]) => new ApiError(400, 'invalid_query', 'The query parameters are invalid.', details),
   bodyTooLarge: (limitKb: number) => new ApiError(413, 'body_too_large', `The request body is larger than ${limitKb} KB.`),
   planLimitReached: (limit: number, used: number) =>

@@ -59,10 +59,13 @@ function toApiError(error: unknown): ApiError {
   if (isValidatorError(error)) {
     const details = (error.errors ?? []).map(toFieldError);
     switch (error.status) {
-      case 400:
-        return details.some((d) => d.path.startsWith('/query')) && !details.some((d) => d.path.startsWith('/body'))
-          ? errors.invalidQuery(details.filter((d) => d.path.startsWith('/query')))
-          : errors.invalidBody(details.filter((d) => !d.path.startsWith('/query')));
+      case 400: {
+        // The validator stops at the first failing part (headers, then query, then body), so one kind is reported.
+        const inPart = (part: string) => details.filter((d) => d.path.startsWith(part));
+        if (inPart('/headers').length > 0) return errors.invalidHeader(inPart('/headers'));
+        if (inPart('/query').length > 0) return errors.invalidQuery(inPart('/query'));
+        return errors.invalidBody(details);
+      }
       case 404:
         return errors.notFound('No such endpoint.');
       case 405:

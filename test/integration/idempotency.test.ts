@@ -81,11 +81,13 @@ describe('Idempotency-Key on POST /qrcodes', () => {
     expect((await send()).status).toBe(201);
   });
 
-  it('rejects an empty or non-printable key with 400', async () => {
+  it('answers 400 invalid_header for a key with spaces', async () => {
     const account = await createTestAccount(database.db, app);
     const res = await rawRequest(app, '/qrcodes', {
       method: 'POST', apiKey: account.apiKey, headers: { 'Idempotency-Key': 'has space' }, body: '{"name":"a","url":"https://example.com/"}',
     });
     expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_header');
+    expect(res.body.error.details[0].path).toBe('/headers/idempotency-key');
   });
 });
