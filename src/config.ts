@@ -23,11 +23,11 @@ type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, { min: 0, max: 65535 });
-  const siteUrl = origin(env.SITE_URL ?? `http://localhost:${port}`, 'SITE_URL');
+  const siteUrl = origin(nonEmpty(env.SITE_URL) ?? `http://localhost:${port}`, 'SITE_URL');
   return {
     port,
     siteUrl,
-    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? './data'),
     databaseUrl: nonEmpty(env.DATABASE_URL),
     allowPrivateWebhookUrls: boolean(env, 'ALLOW_PRIVATE_WEBHOOK_URLS', false),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',

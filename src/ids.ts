@@ -8,7 +8,8 @@ export type IdPrefix = 'acc' | 'key' | 'qr';
 /**
  * A ULID-shaped id with a type prefix: `qr_` + 11 characters of microsecond time + 15 random characters
  * (75 bits). Ids sort by creation time, so "newest first" is "id descending" and the id can be the cursor.
- * Microseconds from the monotonic clock keep ids of one process in creation order even within a millisecond,
+ * Microseconds from the monotonic clock keep ids of one process in creation order even within a millisecond
+ * (two ids made in the same microsecond are ordered at random; one create takes far longer than that),
  * without keeping any state here.
  */
 export function newId(prefix: IdPrefix, atMicros: number = nowMicros()): string {

@@ -1,0 +1,350 @@
+import { execFile as execFileCallback, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { rawRequest, startTestApp, type TestApp } from '../support/test-app.js';
+
+const execFile = promisify(execFileCallback);
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const TIMEOUT = { timeout: 60_000 };
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the admin CLI the way an operator does, and reports its exit code and output instead of throwing. */
+async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      cwd: PROJECT_ROOT,
+      env,
+      timeout: 50_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error; // killed by the timeout, or could not start at all
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+/** Runs a command that must succeed and returns its parsed JSON. */
+async function runCliJson(args: string[], env: NodeJS.ProcessEnv): Promise<any> {
+  const result = await runCli(args, env);
+  expect(result, `admin ${args.join(' ')}`).toMatchObject({ code: 0 });
+  return JSON.parse(result.stdout);
+}
+
+describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
+  let database: TestDatabase;
+  let app: TestApp;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    app = await startTestApp(database.db);
+    env = { ...process.env, DATABASE_URL: database.connectionString };
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.destroy();
+  });
+
+  async function countAccounts(): Promise<number> {
+    const row = await database.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async function createAccountWithKey(): Promise<{ accountId: string; keyId: string; key: string }> {
+    const account = await runCliJson(['accounts', 'create', '--name', 'Acme'], env);
+    const key = await runCliJson(['keys', 'create', '--account', account.id], env);
+    return { accountId: account.id, keyId: key.id, key: key.key };
+  }
+
+  it('creates a Business account with the default limit of 1000 codes, printing only JSON', async () => {
+    const result = await runCli(['accounts', 'create', '--name', 'Acme'], env);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const account = JSON.parse(result.stdout);
+    expect(account).toEqual({
+      id: expect.stringMatching(/^acc_[0-9A-HJKMNP-TV-Z]{26}$/),
+      name: 'Acme',
+      plan: 'business',
+      codeLimit: 1000,
+      codeLimitOverride: null,
+      codeCount: 0,
+      createdAt: expect.stringMatching(ISO_UTC),
+    });
+    const shown = await runCliJson(['accounts', 'show', '--id', account.id], env);
+    expect(shown).toEqual(account);
+  });
+
+  it.each([
+    ['separate values', ['--name', 'Small shop', '--plan', 'free', '--code-limit', '5']],
+    ['name=value flags', ['--name=Small shop', '--plan=free', '--code-limit=5']],
+  ])('creates an account with its own plan and code limit (%s)', async (_label, flags) => {
+    const account = await runCliJson(['accounts', 'create', ...flags], env);
+    expect(account).toMatchObject({ name: 'Small shop', plan: 'free', codeLimit: 5, codeLimitOverride: 5, codeCount: 0 });
+  });
+
+  it('creates an API key that authenticates against the API', async () => {
+    const account = await runCliJson(['accounts', 'create', '--name', 'Acme'], env);
+    const created = await runCliJson(['keys', 'create', '--account', account.id], env);
+    expect(created).toEqual({
+      id: expect.stringMatching(/^key_[0-9A-HJKMNP-TV-Z]{26}$/),
+      accountId: account.id,
+      key: expect.stringMatching(/^qrk_[0-9A-Za-z]{38}$/),
+      prefix: created.key.slice(0, 8),
+      lastFour: created.key.slice(-4),
+      createdAt: expect.stringMatching(ISO_UTC),
+    });
+    const res = await rawRequest(app, '/qrcodes', { apiKey: created.key });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([]);
+  });
+
+  it('revokes a key so that it answers 401 invalid_api_key', async () => {
+    const { keyId, key } = await createAccountWithKey();
+    expect((await rawRequest(app, '/qrcodes', { apiKey: key })).status).toBe(200);
+    const revoked = await runCliJson(['keys', 'revoke', '--id', keyId], env);
+    expect(revoked).toEqual({ id: keyId, revokedAt: expect.stringMatching(ISO_UTC) });
+    const res = await rawRequest(app, '/qrcodes', { apiKey: key });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('invalid_api_key');
+    // Revoking again is harmless and keeps the first time.
+    expect(await runCliJson(['keys', 'revoke', '--id', keyId], env)).toEqual(revoked);
+  });
+
+  it('moves an account to a plan without the API so that its key answers 403 api_not_available_on_plan', async () => {
+    const { accountId, key } = await createAccountWithKey();
+    const account = await runCliJson(['accounts', 'set-plan', '--id', accountId, '--plan', 'starter'], env);
+    expect(account).toMatchObject({ id: accountId, plan: 'starter', codeLimit: 50 });
+    const res = await rawRequest(app, '/qrcodes', { apiKey: key });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('api_not_available_on_plan');
+
+    await runCliJson(['accounts', 'set-plan', '--id', accountId, '--plan', 'business'], env);
+    expect((await rawRequest(app, '/qrcodes', { apiKey: key })).status).toBe(200);
+  });
+
+  it('sets a code limit that the API enforces, and goes back to the plan default', async () => {
+    const { accountId, key } = await createAccountWithKey();
+    const limited = await runCliJson(['accounts', 'set-code-limit', '--id', accountId, '--code-limit', '2'], env);
+    expect(limited).toMatchObject({ id: accountId, codeLimit: 2, codeLimitOverride: 2 });
+
+    const create = () =>
+      rawRequest(app, '/qrcodes', { method: 'POST', apiKey: key, body: JSON.stringify({ name: 'n', url: 'https://example.com' }) });
+    expect((await create()).status).toBe(201);
+    expect((await create()).status).toBe(201);
+    const third = await create();
+    expect(third.status).toBe(402);
+    expect(third.body.error).toMatchObject({ code: 'plan_limit_reached', details: { limit: 2, used: 2 } });
+
+    const reset = await runCliJson(['accounts', 'set-code-limit', '--id', accountId, '--code-limit', 'default'], env);
+    expect(reset).toMatchObject({ codeLimit: 1000, codeLimitOverride: null, codeCount: 2 });
+    expect((await create()).status).toBe(201);
+  });
+
+  it.each([
+    ['an unknown command', ['accounts', 'frobnicate'], /^error: unknown command "accounts frobnicate"\n$/],
+    ['an unknown group', ['users', 'create', '--name', 'x'], /^error: unknown command "users create"\n$/],
+    ['a missing --name', ['accounts', 'create'], /^error: --name is required\n$/],
+    ['a blank --name', ['accounts', 'create', '--name', '  '], /^error: --name is required\n$/],
+    ['a flag without a value', ['accounts', 'create', '--name'], /^error: --name needs a value\n$/],
+    ['a stray argument', ['accounts', 'create', 'Acme'], /^error: unexpected argument "Acme"\n$/],
+    ['an unknown --plan', ['accounts', 'create', '--name', 'x', '--plan', 'gold'], /^error: --plan must be one of free, starter, pro, business\n$/],
+    ['a negative --code-limit', ['accounts', 'create', '--name', 'x', '--code-limit', '-1'], /^error: --code-limit must be a non-negative integer\n$/],
+    ['a fractional --code-limit', ['accounts', 'create', '--name', 'x', '--code-limit', '2.5'], /^error: --code-limit must be a non-negative integer\n$/],
+    ['an unknown account for keys create', ['keys', 'create', '--account', 'acc_00000000000000000000000000'], /^error: no account with id acc_00000000000000000000000000\n$/],
+    ['an unknown account for set-plan', ['accounts', 'set-plan', '--id', 'acc_nope', '--plan', 'free'], /^error: no account with id acc_nope\n$/],
+    ['an unknown account for show', ['accounts', 'show', '--id', 'acc_nope'], /^error: no account with id acc_nope\n$/],
+    ['an unknown key for revoke', ['keys', 'revoke', '--id', 'key_00000000000000000000000000'], /^error: no API key with id key_00000000000000000000000000\n$/],
+  ])('exits non-zero with a message on stderr and nothing on stdout for %s', async (_label, args, message) => {
+    const before = await countAccounts();
+    const result = await runCli(args, env);
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+    expect(await countAccounts()).toBe(before);
+  });
+
+  it.each([
+    [['--help'], 0],
+    [[], 2],
+  ])('prints usage for %j and exits %i', async (args, code) => {
+    const result = await runCli(args, env);
+    expect(result.code).toBe(code);
+    expect(result.stdout).toMatch(/^Usage: /);
+    expect(result.stdout).toContain('keys create --account <accountId>');
+  });
+});
+
+/** A port that was free a moment ago (the server's log needs a real port, so PORT=0 will not do). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function acceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function waitFor(condition: () => Promise<boolean> | boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return condition();
+}
+
+interface ServerProcess {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `src/main.ts` and resolves once it logs that it is listening (rejects if it exits first). */
+async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  const listening = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (output.includes('qroute is listening')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('error', reject);
+    void exited.then(({ code, signal }) => reject(new Error(`server exited (${code ?? signal}) before listening:\n${output}`)));
+    setTimeout(() => reject(new Error(`server not listening after 45 s:\n${output}`)), 45_000).unref();
+  });
+  await listening;
+  return { child, output: () => output, exited };
+}
+
+describe('admin CLI and server with the embedded database in DATA_DIR', TIMEOUT, () => {
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let server: ServerProcess | undefined;
+  let port: number;
+  let accountId: string;
+  let key: string;
+  const postmasterPid = () => path.join(dataDir, 'pg', 'postmaster.pid');
+
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-cli-test-'));
+    env = { ...process.env, DATA_DIR: dataDir };
+    delete env.DATABASE_URL;
+  });
+
+  afterAll(async () => {
+    // Only after a failure is anything left: first the server (which stops its database), then the database.
+    if (server && server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGTERM');
+      const stopped = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve(undefined), 15_000))]);
+      if (!stopped) {
+        server.child.kill('SIGKILL');
+        await server.exited;
+      }
+    }
+    if (dataDir && existsSync(postmasterPid())) {
+      const pid = Number((await fs.readFile(postmasterPid(), 'utf8')).split('\n')[0]);
+      if (Number.isInteger(pid) && pid > 0) {
+        try {
+          process.kill(pid, 'SIGINT'); // PostgreSQL's fast shutdown
+        } catch {
+          // already gone
+        }
+        await waitFor(() => !existsSync(postmasterPid()), 30_000);
+      }
+    }
+    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+  }, 90_000);
+
+  it('creates an account, starting the embedded PostgreSQL itself and stopping it afterwards', async () => {
+    const result = await runCli(['accounts', 'create', '--name', 'Embedded'], env);
+    expect(result, result.stderr).toMatchObject({ code: 0 });
+    const account = JSON.parse(result.stdout);
+    expect(account).toMatchObject({ id: expect.stringMatching(/^acc_/), name: 'Embedded', plan: 'business', codeLimit: 1000 });
+    accountId = account.id;
+
+    const info = JSON.parse(await fs.readFile(path.join(dataDir, 'postgres.json'), 'utf8'));
+    expect(info).toEqual({ port: expect.any(Number), user: expect.any(String), password: expect.any(String) });
+    expect(existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
+    expect(existsSync(postmasterPid())).toBe(false);
+    expect(await acceptsConnections(info.port)).toBe(false);
+  });
+
+  it('keeps the server running when the CLI uses the database the server started', async () => {
+    expect(accountId).toBeDefined();
+    port = await freePort();
+    server = await startServer({ ...env, PORT: String(port), LOG_LEVEL: 'info' });
+    expect(existsSync(postmasterPid())).toBe(true);
+
+    const created = await runCli(['keys', 'create', '--account', accountId], env);
+    expect(created, created.stderr).toMatchObject({ code: 0 });
+    key = JSON.parse(created.stdout).key;
+    expect(key).toMatch(/^qrk_/);
+
+    expect(existsSync(postmasterPid())).toBe(true);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ok' });
+  });
+
+  it('accepts the key made by the CLI on the server', async () => {
+    expect(key).toBeDefined();
+    const origin = `http://127.0.0.1:${port}`;
+    const target: TestApp = { origin, apiUrl: `${origin}/api/v1`, config: loadConfig({ PORT: String(port) }), close: async () => {} };
+    const created = await rawRequest(target, '/qrcodes', {
+      method: 'POST',
+      apiKey: key,
+      body: JSON.stringify({ name: 'Embedded poster', url: 'https://example.com/embedded' }),
+    });
+    expect(created.status).toBe(201);
+    const listed = await rawRequest(target, '/qrcodes', { apiKey: key });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((code: { id: string }) => code.id)).toEqual([created.body.data.id]);
+  });
+
+  it('exits 0 on SIGTERM within 15 s and stops the embedded database', async () => {
+    expect(server).toBeDefined();
+    const started = Date.now();
+    server!.child.kill('SIGTERM');
+    const exit = await Promise.race([
+      server!.exited,
+      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 15_000)),
+    ]);
+    expect(exit, server!.output()).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(existsSync(postmasterPid())).toBe(false);
+    expect(server!.output()).toContain('"msg":"stopped"');
+  });
+});

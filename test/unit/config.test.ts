@@ -1,0 +1,128 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('uses the defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      siteUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      allowPrivateWebhookUrls: false,
+      logLevel: 'info',
+      validateResponses: false,
+      shutdownGraceMs: 10_000,
+    });
+    expect(path.isAbsolute(config.dataDir)).toBe(true);
+    expect(config.dataDir).toBe(path.resolve('data'));
+    expect(config.dataDir.endsWith(`${path.sep}data`)).toBe(true);
+  });
+
+  it('reads every variable when set', () => {
+    expect(
+      loadConfig({
+        PORT: '8080',
+        SITE_URL: 'https://qr.example.com',
+        DATA_DIR: '/var/lib/qroute',
+        DATABASE_URL: 'postgres://u:p@db:5432/qroute',
+        ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+        LOG_LEVEL: 'debug',
+        VALIDATE_RESPONSES: '1',
+        SHUTDOWN_GRACE_MS: '2500',
+      }),
+    ).toEqual({
+      port: 8080,
+      siteUrl: 'https://qr.example.com',
+      dataDir: '/var/lib/qroute',
+      databaseUrl: 'postgres://u:p@db:5432/qroute',
+      allowPrivateWebhookUrls: true,
+      logLevel: 'debug',
+      validateResponses: true,
+      shutdownGraceMs: 2500,
+    });
+  });
+
+  it('resolves a relative DATA_DIR against the working directory', () => {
+    expect(loadConfig({ DATA_DIR: 'var/qroute' }).dataDir).toBe(path.resolve('var/qroute'));
+  });
+
+  it.each([
+    ['https://qr.example.com/', 'https://qr.example.com'],
+    ['https://qr.example.com', 'https://qr.example.com'],
+    ['https://example.com/qr', 'https://example.com/qr'],
+    ['https://example.com/qr/', 'https://example.com/qr'],
+    ['https://example.com/qr//', 'https://example.com/qr'],
+    ['https://example.com/a/b/', 'https://example.com/a/b'],
+    ['HTTPS://QR.Example.COM/', 'https://qr.example.com'],
+    ['https://qr.example.com:443/', 'https://qr.example.com'],
+    ['http://localhost:8080/', 'http://localhost:8080'],
+    ['  https://qr.example.com/  ', 'https://qr.example.com'],
+  ])('reads SITE_URL %j as %j', (raw, siteUrl) => {
+    expect(loadConfig({ SITE_URL: raw }).siteUrl).toBe(siteUrl);
+  });
+
+  it('makes SITE_URL follow PORT when SITE_URL is unset', () => {
+    expect(loadConfig({ PORT: '8080' }).siteUrl).toBe('http://localhost:8080');
+  });
+
+  it('keeps an explicit SITE_URL whatever PORT says', () => {
+    expect(loadConfig({ PORT: '8080', SITE_URL: 'https://qr.example.com' }).siteUrl).toBe('https://qr.example.com');
+  });
+
+  it.each([
+    ['true', true],
+    ['TRUE', true],
+    ['1', true],
+    [' true ', true],
+    ['false', false],
+    ['False', false],
+    ['0', false],
+  ])('reads ALLOW_PRIVATE_WEBHOOK_URLS=%j as %s', (raw, value) => {
+    expect(loadConfig({ ALLOW_PRIVATE_WEBHOOK_URLS: raw }).allowPrivateWebhookUrls).toBe(value);
+  });
+
+  it.each([
+    ['PORT', 'abc', /PORT must be an integer from 0 to 65535, got "abc"/],
+    ['PORT', '70000', /PORT must be an integer from 0 to 65535/],
+    ['PORT', '65536', /PORT/],
+    ['PORT', '-1', /PORT/],
+    ['PORT', '80.5', /PORT/],
+    ['SITE_URL', 'ftp://x', /SITE_URL must use http or https/],
+    ['SITE_URL', 'qr.example.com', /SITE_URL must be an absolute http\(s\) URL/],
+    ['SITE_URL', '/qr', /SITE_URL must be an absolute/],
+    ['SITE_URL', 'https://qr.example.com/?ref=1', /SITE_URL must not carry credentials, a query or a fragment/],
+    ['SITE_URL', 'https://qr.example.com/#top', /SITE_URL must not carry/],
+    ['SITE_URL', 'https://user:pw@qr.example.com', /SITE_URL must not carry/],
+    ['ALLOW_PRIVATE_WEBHOOK_URLS', 'maybe', /ALLOW_PRIVATE_WEBHOOK_URLS must be true or false, got "maybe"/],
+    ['ALLOW_PRIVATE_WEBHOOK_URLS', 'yes', /ALLOW_PRIVATE_WEBHOOK_URLS/],
+    ['VALIDATE_RESPONSES', 'on', /VALIDATE_RESPONSES/],
+    ['SHUTDOWN_GRACE_MS', '600001', /SHUTDOWN_GRACE_MS/],
+  ])('throws ConfigError for %s=%j', (name, value, message) => {
+    const load = () => loadConfig({ [name]: value });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(message);
+  });
+
+  it.each(['', '   '])('treats PORT, DATABASE_URL, LOG_LEVEL and the booleans set to %j as unset', (blank) => {
+    expect(
+      loadConfig({
+        PORT: blank,
+        DATABASE_URL: blank,
+        ALLOW_PRIVATE_WEBHOOK_URLS: blank,
+        LOG_LEVEL: blank,
+        VALIDATE_RESPONSES: blank,
+        SHUTDOWN_GRACE_MS: blank,
+      }),
+    ).toEqual(loadConfig({}));
+  });
+
+  it.each([
+    ['SITE_URL', ''],
+    ['SITE_URL', '   '],
+    ['DATA_DIR', ''],
+    ['DATA_DIR', '   '],
+  ])('treats %s set to %j as unset', (name, blank) => {
+    expect(loadConfig({ [name]: blank })).toEqual(loadConfig({}));
+  });
+});
