@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { sql } from 'kysely';
 import { pinoHttp } from 'pino-http';
@@ -7,6 +8,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/schema/index.js';
 import { errorHandler, notFoundHandler } from './api/error-handler.js';
 import { createApiRouter } from './api/router.js';
+import { isShortLinkPath, type Redirect } from './redirect/index.js';
 
 export interface AppDependencies {
   config: Config;
@@ -56,4 +58,15 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
   app.use(notFoundHandler);
   app.use(errorHandler(logger.child({ part: 'api' })));
   return app;
+}
+
+/**
+ * The server's request listener: short links go straight to the redirect handler on bare node:http (the hot
+ * path skips Express's middleware stack), everything else to the Express app.
+ */
+export function createRequestListener(api: Express, redirect: Redirect['handler']): RequestListener {
+  return (req, res) => {
+    if (isShortLinkPath(req.url)) void redirect(req, res);
+    else api(req, res);
+  };
 }

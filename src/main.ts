@@ -1,7 +1,8 @@
-import { createApp } from './app.js';
+import { createApp, createRequestListener } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { createLogger } from './logger.js';
+import { createRedirect } from './redirect/index.js';
 import { listen } from './server.js';
 
 /** Reads config, opens the database (embedded unless DATABASE_URL is set), serves, and stops cleanly. */
@@ -19,7 +20,9 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   const database = await openDatabase(config, { logger: logger.child({ part: 'db' }), stopEmbedded: 'always' });
   const app = createApp({ config, db: database.db, logger });
-  const server = await listen(app, config.port);
+  const redirect = createRedirect({ db: database.db, connectionString: database.connectionString, logger });
+  await redirect.start();
+  const server = await listen(createRequestListener(app, redirect.handler), config.port);
   logger.info({ port: server.port, siteUrl: config.siteUrl, api: `${config.siteUrl}/api/v1` }, 'qroute is listening');
 
   let stopping = false;
@@ -28,6 +31,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await server.close(config.shutdownGraceMs);
+    await redirect.stop(config.shutdownGraceMs);
     await database.close();
     logger.info('stopped');
   };

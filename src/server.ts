@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 
 export interface RunningServer {
   server: http.Server;
@@ -9,8 +8,8 @@ export interface RunningServer {
   close(graceMs: number): Promise<void>;
 }
 
-export async function listen(app: Express, port: number, host?: string): Promise<RunningServer> {
-  const server = http.createServer(app);
+export async function listen(handler: http.RequestListener, port: number, host?: string): Promise<RunningServer> {
+  const server = http.createServer(handler);
   // Slightly above common load balancer idle timeouts (60 s), so the balancer closes first, never us mid-request.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

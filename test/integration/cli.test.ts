@@ -7,7 +7,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { rawRequest, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -52,7 +51,7 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    app = await startTestApp(database.db);
+    app = await startTestApp(database);
     env = { ...process.env, DATABASE_URL: database.connectionString };
   });
   afterAll(async () => {
@@ -322,7 +321,7 @@ describe('admin CLI and server with the embedded database in DATA_DIR', TIMEOUT,
   it('accepts the key made by the CLI on the server', async () => {
     expect(key).toBeDefined();
     const origin = `http://127.0.0.1:${port}`;
-    const target: TestApp = { origin, apiUrl: `${origin}/api/v1`, config: loadConfig({ PORT: String(port) }), close: async () => {} };
+    const target = { apiUrl: `${origin}/api/v1` };
     const created = await rawRequest(target, '/qrcodes', {
       method: 'POST',
       apiKey: key,

@@ -9,8 +9,8 @@ let appB: TestApp;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  appA = await startTestApp(database.db);
-  appB = await startTestApp(database.db);
+  appA = await startTestApp(database);
+  appB = await startTestApp(database);
 });
 afterAll(async () => {
   await appA?.close();

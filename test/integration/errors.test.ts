@@ -9,7 +9,7 @@ let app: TestApp;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  app = await startTestApp(database.db);
+  app = await startTestApp(database);
 });
 afterAll(async () => {
   await app?.close();
@@ -41,7 +41,7 @@ describe('error responses', () => {
   it('answer 500 internal_error without internals when the database fails', async () => {
     // A real failure: an app whose database pool points at a closed port.
     const broken = createDatabase('postgres://nobody:nothing@127.0.0.1:1/none', { logger: pino({ level: 'silent' }) });
-    const brokenApp = await startTestApp(broken);
+    const brokenApp = await startTestApp({ db: broken, connectionString: 'postgres://nobody:nothing@127.0.0.1:1/none' });
     try {
       const account = await createTestAccount(database.db, app);
       const res = await rawRequest(brokenApp, '/qrcodes', { apiKey: account.apiKey });

@@ -8,7 +8,7 @@ let owner: TestAccount;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  app = await startTestApp(database.db);
+  app = await startTestApp(database);
   owner = await createTestAccount(database.db, app);
 });
 afterAll(async () => {

@@ -10,8 +10,8 @@ let appB: TestApp;
 beforeAll(async () => {
   database = await createTestDatabase();
   // Two instances on one database, as behind a load balancer.
-  appA = await startTestApp(database.db);
-  appB = await startTestApp(database.db);
+  appA = await startTestApp(database);
+  appB = await startTestApp(database);
 });
 afterAll(async () => {
   await appA?.close();

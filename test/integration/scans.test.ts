@@ -8,7 +8,7 @@ let app: TestApp;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  app = await startTestApp(database.db);
+  app = await startTestApp(database);
 });
 afterAll(async () => {
   await app?.close();

@@ -2,9 +2,10 @@ import pino from 'pino';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createApiKey } from '../../src/accounts/api-keys.js';
 import type { PlanName } from '../../src/accounts/plans.js';
-import { createApp } from '../../src/app.js';
+import { createApp, createRequestListener } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/schema/index.js';
+import { createRedirect, type Redirect } from '../../src/redirect/index.js';
 import { listen } from '../../src/server.js';
 import { createClient, type QrouteClient } from '../../sdk/src/index.js';
 
@@ -14,6 +15,7 @@ export interface TestApp {
   /** `<origin>/api/v1` */
   apiUrl: string;
   config: Config;
+  redirect: Redirect;
   close(): Promise<void>;
 }
 
@@ -21,7 +23,11 @@ export interface TestApp {
  * The real app on a loopback port, with responses validated against the contract: a handler that drifts
  * from openapi/v1.yaml answers 500 and fails the test that hit it.
  */
-export async function startTestApp(db: Database, overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function startTestApp(
+  database: { db: Database; connectionString: string },
+  overrides: Partial<Config> = {},
+): Promise<TestApp> {
+  const { db } = database;
   const config: Config = {
     ...loadConfig({}),
     validateResponses: true,
@@ -29,10 +35,22 @@ export async function startTestApp(db: Database, overrides: Partial<Config> = {}
     siteUrl: 'https://qr.test',
     ...overrides,
   };
-  const app = createApp({ config, db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
-  const server = await listen(app, 0, '127.0.0.1');
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const app = createApp({ config, db, logger });
+  const redirect = createRedirect({ db, connectionString: database.connectionString, logger });
+  await redirect.start();
+  const server = await listen(createRequestListener(app, redirect.handler), 0, '127.0.0.1');
   const origin = `http://127.0.0.1:${server.port}`;
-  return { origin, apiUrl: `${origin}/api/v1`, config, close: () => server.close(0) };
+  return {
+    origin,
+    apiUrl: `${origin}/api/v1`,
+    config,
+    redirect,
+    close: async () => {
+      await server.close(0);
+      await redirect.stop(5_000);
+    },
+  };
 }
 
 export interface TestAccount {
@@ -60,7 +78,7 @@ export async function createTestAccount(
 
 /** A raw request, for what a typed client cannot send (bad JSON, wrong headers). */
 export async function rawRequest(
-  app: TestApp,
+  app: Pick<TestApp, 'apiUrl'>,
   path: string,
   init: { method?: string; apiKey?: string; body?: string; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; headers: Headers; body: any }> {

@@ -7,4 +7,8 @@ export interface ScansTable {
   device: string;
   os: string;
   browser: string;
+  /** The destination this scan was sent to (destinations change over time). */
+  destination_url: string | null;
+  /** Host of the Referer header, when the scanner sent one; never the full URL, never the IP. */
+  referrer_host: string | null;
 }

@@ -1,0 +1,81 @@
+import type { Database } from '../db/schema/index.js';
+
+/** What a redirect needs to know about a slug. */
+export type RedirectTarget =
+  | { state: 'active' | 'paused'; codeId: string; accountId: string; slug: string; name: string; destinationUrl: string }
+  | { state: 'gone' };
+
+interface Entry {
+  target: RedirectTarget;
+  expiresAt: number;
+}
+
+/**
+ * slug → target, cached per instance. Correctness comes from invalidation: `invalidate` is called for every
+ * committed change (LISTEN/NOTIFY, see code-change-listener.ts), and caching is off whenever that channel is
+ * down. The TTL is only a safety net. Concurrent misses for one slug share one query.
+ */
+export class CodeLookup {
+  private readonly entries = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, Promise<RedirectTarget>>();
+  /** Bumped by every invalidation, so a lookup that raced one does not cache what it read before it. */
+  private generation = 0;
+  private caching = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: { ttlMs: number; maxEntries: number; now?: () => number },
+  ) {}
+
+  async resolve(slug: string): Promise<RedirectTarget> {
+    const now = this.now();
+    const cached = this.entries.get(slug);
+    if (cached && cached.expiresAt > now) return cached.target;
+    const pending = this.inFlight.get(slug);
+    if (pending) return pending;
+    const lookup = this.load(slug).finally(() => this.inFlight.delete(slug));
+    this.inFlight.set(slug, lookup);
+    return lookup;
+  }
+
+  invalidate(slug: string): void {
+    this.generation++;
+    this.entries.delete(slug);
+  }
+
+  /** Turns caching on (change notifications flowing) or off and empties it (notifications may have been missed). */
+  setCaching(enabled: boolean): void {
+    this.generation++;
+    this.caching = enabled;
+    this.entries.clear();
+  }
+
+  private async load(slug: string): Promise<RedirectTarget> {
+    const generation = this.generation;
+    const row = await this.db
+      .selectFrom('qr_codes')
+      .select(['id', 'account_id', 'slug', 'name', 'destination_url', 'active', 'deleted_at'])
+      .where('slug', '=', slug)
+      .executeTakeFirst();
+    const target: RedirectTarget =
+      !row || row.deleted_at
+        ? { state: 'gone' }
+        : {
+            state: row.active ? 'active' : 'paused',
+            codeId: row.id,
+            accountId: row.account_id,
+            slug: row.slug,
+            name: row.name,
+            destinationUrl: row.destination_url,
+          };
+    if (this.caching && generation === this.generation) {
+      if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(slug, { target, expiresAt: this.now() + this.options.ttlMs });
+    }
+    return target;
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+}

@@ -1,0 +1,35 @@
+import type { Logger } from 'pino';
+import type { Database } from '../db/schema/index.js';
+import { CodeChangeListener } from './code-change-listener.js';
+import { CodeLookup } from './code-lookup.js';
+import { createRedirectHandler } from './redirect-handler.js';
+import { ScanRecorder } from './scan-recorder.js';
+import { UserAgentClassifier } from './user-agent.js';
+
+export { isShortLinkPath } from './redirect-handler.js';
+
+/** The short-link part: its cache, the change listener that keeps the cache true, and the scan recorder. */
+export function createRedirect(deps: { db: Database; connectionString: string; logger: Logger; cacheTtlMs?: number }) {
+  const logger = deps.logger.child({ part: 'redirect' });
+  // 10 s: the longest a missed invalidation could show a stale destination; normally invalidation is immediate.
+  const lookup = new CodeLookup(deps.db, { ttlMs: deps.cacheTtlMs ?? 10_000, maxEntries: 100_000 });
+  const listener = new CodeChangeListener(
+    deps.connectionString,
+    { onChange: (slug) => lookup.invalidate(slug), onAvailability: (listening) => lookup.setCaching(listening) },
+    logger,
+  );
+  const recorder = new ScanRecorder(deps.db, logger);
+  const handler = createRedirectHandler({ lookup, recorder, classifier: new UserAgentClassifier(), logger });
+  return {
+    handler,
+    recorder,
+    start: () => listener.start(),
+    /** After the HTTP server has drained: write what is still in memory, then stop listening. */
+    stop: async (timeoutMs: number) => {
+      await recorder.stop(timeoutMs);
+      await listener.stop();
+    },
+  };
+}
+
+export type Redirect = ReturnType<typeof createRedirect>;

@@ -1,0 +1,90 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { normalizeSlug } from '../codes/slugs.js';
+import type { CodeLookup } from './code-lookup.js';
+import { NOT_FOUND_PAGES } from './not-found-page.js';
+import type { ScanRecorder } from './scan-recorder.js';
+import type { UserAgentClassifier } from './user-agent.js';
+
+/** `/r/<slug>` or `/R/<slug>`, an optional trailing slash, any query. */
+const SHORT_LINK = /^\/[rR]\/([^/?#]*)\/?(?:[?#].*)?$/;
+
+export function isShortLinkPath(url: string | undefined): boolean {
+  return url !== undefined && (url.startsWith('/r/') || url.startsWith('/R/'));
+}
+
+export interface RedirectDependencies {
+  lookup: CodeLookup;
+  recorder: ScanRecorder;
+  classifier: UserAgentClassifier;
+  logger: Logger;
+}
+
+/**
+ * The hot path, on bare node:http (no Express): resolve the slug (cached), record the scan and wait for its
+ * commit (group commit), answer 302. Never cacheable, never indexed, never 301: the destination can change.
+ */
+export function createRedirectHandler({ lookup, recorder, classifier, logger }: RedirectDependencies) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { Allow: 'GET, HEAD', 'Cache-Control': 'no-store', 'Content-Length': 0 }).end();
+        return;
+      }
+      const slug = normalizeSlug(SHORT_LINK.exec(req.url ?? '')?.[1] ?? '');
+      const target = slug ? await lookup.resolve(slug) : ({ state: 'gone' } as const);
+      if (target.state !== 'active') {
+        notFound(res, target.state === 'paused' ? NOT_FOUND_PAGES.paused : NOT_FOUND_PAGES.gone);
+        return;
+      }
+      if (req.method === 'GET') {
+        const scanner = classifier.classify(req.headers['user-agent']);
+        await recorder.record({
+          codeId: target.codeId,
+          accountId: target.accountId,
+          at: new Date(),
+          device: scanner.device,
+          os: scanner.os,
+          browser: scanner.browser,
+          destinationUrl: target.destinationUrl,
+          referrerHost: referrerHost(req.headers.referer),
+          bot: scanner.bot,
+        });
+      }
+      res.writeHead(302, {
+        Location: target.destinationUrl,
+        'Cache-Control': 'private, no-store',
+        'X-Robots-Tag': 'noindex',
+        'Referrer-Policy': 'no-referrer-when-downgrade',
+        'Content-Length': 0,
+      });
+      res.end();
+    } catch (error) {
+      logger.error({ err: error, url: req.url }, 'redirect failed');
+      if (!res.headersSent) {
+        res.writeHead(503, { 'Cache-Control': 'no-store', 'Retry-After': '1', 'Content-Type': 'text/plain' });
+      }
+      res.end('Temporarily unavailable, please scan again.');
+    }
+  };
+}
+
+function notFound(res: ServerResponse, body: Buffer): void {
+  res.writeHead(404, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': body.length,
+    'Cache-Control': 'no-store',
+    'X-Robots-Tag': 'noindex',
+    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}
+
+function referrerHost(referer: string | undefined): string | null {
+  if (!referer) return null;
+  try {
+    return new URL(referer).host || null;
+  } catch {
+    return null;
+  }
+}
