@@ -74,6 +74,38 @@ export interface paths {
         patch: operations["updateQrCode"];
         trace?: never;
     };
+    "/qrcodes/{id}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The code's `id`. Any value that does not name a code of the calling account, whatever its form, is
+                 *     answered `404 not_found`.
+                 * @example qr_01JD3Z8Q4V6N1X2Y3Z4A5B6C7D
+                 */
+                id: components["parameters"]["QrCodeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Render a QR code image
+         * @description The printable QR code for the code's short URL, as SVG (default) or PNG. An extension of the v1 API; a read,
+         *     authenticated like the rest. The image encodes `shortUrl` in the smallest QR version possible: when
+         *     `SITE_URL` has no path, the URL is upper-cased (`HTTPS://QR.EXAMPLE.COM/R/7K3M9QXD`) so it fits QR
+         *     alphanumeric mode, which makes smaller, sturdier codes; scheme, host, `/R/` and the slug are all
+         *     case-insensitive, so it leads to the same place. The same code and parameters always give the same bytes,
+         *     so the response carries an `ETag` and answers `304` to a matching `If-None-Match`.
+         */
+        get: operations["getQrCodeImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/qrcodes/{id}/scans": {
         parameters: {
             query?: never;
@@ -682,6 +714,63 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyTooLarge"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getQrCodeImage: {
+        parameters: {
+            query?: {
+                /** @description Image format. */
+                format?: "svg" | "png";
+                /** @description Width and height in pixels, including the quiet zone, 64 to 4096. PNG images use whole pixels per module (at least 2), so they are the largest multiple of the module count that fits `size`. */
+                size?: number;
+                /** @description Quiet zone around the code, in modules. Scanners need 4; less only when the print layout provides it. */
+                margin?: number;
+                /** @description Error correction level: L (7 %), M (15 %), Q (25 %), H (30 %) of the code may be damaged and still scan. */
+                ecc?: "L" | "M" | "Q" | "H";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The code's `id`. Any value that does not name a code of the calling account, whatever its form, is
+                 *     answered `404 not_found`.
+                 * @example qr_01JD3Z8Q4V6N1X2Y3Z4A5B6C7D
+                 */
+                id: components["parameters"]["QrCodeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong validator of the image bytes. */
+                    ETag?: string;
+                    /** @description `private, max-age=86400`: the image of a code never changes (its short URL is fixed). */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "image/png": string;
+                };
+            };
+            /** @description The image has not changed since the `ETag` given in `If-None-Match`. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Strong validator of the image bytes. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidQuery"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["ApiNotAvailableOnPlan"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

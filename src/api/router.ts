@@ -6,6 +6,7 @@ import type { ApiDependencies } from './context.js';
 import { createQrCode } from './operations/create-qr-code.js';
 import { deleteQrCode } from './operations/delete-qr-code.js';
 import { getQrCode } from './operations/get-qr-code.js';
+import { getQrCodeImage } from './operations/get-qr-code-image.js';
 import { listQrCodeScans } from './operations/list-qr-code-scans.js';
 import { listQrCodes } from './operations/list-qr-codes.js';
 import { updateQrCode } from './operations/update-qr-code.js';
@@ -39,5 +40,6 @@ export function createApiRouter(deps: ApiDependencies): Router {
   router.patch('/qrcodes/:id', updateQrCode(deps));
   router.delete('/qrcodes/:id', deleteQrCode(deps));
   router.get('/qrcodes/:id/scans', listQrCodeScans(deps));
+  router.get('/qrcodes/:id/image', getQrCodeImage(deps));
   return router;
 }

@@ -1,0 +1,142 @@
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestAccount, rawRequest, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+
+let database: TestDatabase;
+let app: TestApp;
+let owner: TestAccount;
+let code: { id: string; slug: string; shortUrl: string };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await startTestApp(database); // SITE_URL https://qr.test
+  owner = await createTestAccount(database.db, app);
+  const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
+  code = data!.data;
+});
+afterAll(async () => {
+  await app?.close();
+  await database?.destroy();
+});
+
+async function image(query: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${app.apiUrl}/qrcodes/${code.id}/image${query}`, {
+    headers: { Authorization: `Bearer ${owner.apiKey}`, ...headers },
+  });
+  return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+function decodePng(bytes: Buffer): string | undefined {
+  const png = PNG.sync.read(bytes);
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+}
+
+/** Reads the module matrix back out of the SVG path (`M x y h n m dx dy h n …`) and decodes it as pixels. */
+function decodeSvg(svg: string): string | undefined {
+  const viewBox = /viewBox="0 0 (\d+) (\d+)"/.exec(svg);
+  const path = /<path stroke="#000000" d="([^"]+)"/.exec(svg);
+  if (!viewBox || !path) return undefined;
+  const modules = Number(viewBox[1]);
+  const dark = new Set<string>();
+  let x = 0;
+  let y = 0;
+  for (const [, command, a, b] of path[1]!.matchAll(/([MmHh])(-?[\d.]+)(?:\s(-?[\d.]+))?/g)) {
+    const first = Number(a);
+    if (command === 'M') [x, y] = [first, Number(b)];
+    else if (command === 'm') [x, y] = [x + first, y + Number(b)];
+    else {
+      for (let i = 0; i < first; i++) dark.add(`${x + i},${Math.floor(y)}`);
+      x += first;
+    }
+  }
+  const scale = 8;
+  const width = modules * scale;
+  const pixels = new Uint8ClampedArray(width * width * 4);
+  for (let py = 0; py < width; py++) {
+    for (let px = 0; px < width; px++) {
+      const value = dark.has(`${Math.floor(px / scale)},${Math.floor(py / scale)}`) ? 0 : 255;
+      pixels.set([value, value, value, 255], (py * width + px) * 4);
+    }
+  }
+  return jsQR(pixels, width, width)?.data;
+}
+
+describe('GET /qrcodes/{id}/image', () => {
+  const expectedContent = () => code.shortUrl.toUpperCase(); // SITE_URL has no path: alphanumeric mode
+
+  it.each(['L', 'M', 'Q', 'H'])('renders a PNG that decodes to the short URL at ecc %s and several sizes', async (ecc) => {
+    for (const size of [64, 300, 1024]) {
+      const { res, bytes } = await image(`?format=png&ecc=${ecc}&size=${size}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      const png = PNG.sync.read(bytes);
+      expect(png.width).toBe(png.height);
+      // Whole pixels per module: the largest multiple of the module count within `size`, at least 2 px a module.
+      expect(png.width).toBeLessThanOrEqual(Math.max(size, 2 * 41));
+      expect(png.width).toBeGreaterThan(Math.min(size * 0.85, size - 41));
+      expect(decodePng(bytes)).toBe(expectedContent());
+    }
+  });
+
+  it.each(['L', 'M', 'Q', 'H'])('renders an SVG (the default) that decodes to the short URL at ecc %s', async (ecc) => {
+    for (const size of [128, 512]) {
+      const { res, bytes } = await image(`?ecc=${ecc}&size=${size}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+      const svg = bytes.toString('utf8');
+      expect(svg).toContain(`width="${size}"`);
+      expect(decodeSvg(svg)).toBe(expectedContent());
+    }
+  });
+
+  it('decodes to a URL that redirects like the short URL', async () => {
+    const { bytes } = await image('?format=png');
+    const decoded = decodePng(bytes)!;
+    const path = new URL(decoded).pathname; // "/R/<SLUG>"
+    const res = await fetch(`${app.origin}${path}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X)' } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('https://example.com/');
+  });
+
+  it('uses the smallest QR version: the upper-cased URL fits version 2 at ecc M', async () => {
+    const { bytes } = await image('?margin=0');
+    expect(bytes.toString()).toContain('viewBox="0 0 25 25"'); // version 2 = 25 × 25 modules
+  });
+
+  it('gives byte-identical images and a stable ETag for the same request, and answers 304 to If-None-Match', async () => {
+    const first = await image('?format=png&size=256');
+    const again = await image('?format=png&size=256');
+    expect(again.bytes.equals(first.bytes)).toBe(true);
+    const etag = first.res.headers.get('etag')!;
+    expect(again.res.headers.get('etag')).toBe(etag);
+    expect(first.res.headers.get('cache-control')).toBe('private, max-age=86400');
+    const notModified = await image('?format=png&size=256', { 'If-None-Match': etag });
+    expect(notModified.res.status).toBe(304);
+    const other = await image('?format=png&size=512');
+    expect(other.res.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('adds the quiet zone asked for', async () => {
+    const withMargin = (await image('?margin=4')).bytes.toString();
+    const without = (await image('?margin=0')).bytes.toString();
+    expect(withMargin).toContain('viewBox="0 0 33 33"');
+    expect(without).toContain('viewBox="0 0 25 25"');
+  });
+
+  it.each(['format=gif', 'size=10', 'size=5000', 'margin=-1', 'margin=17', 'ecc=X', 'size=abc'])(
+    'answers 400 invalid_query for %s',
+    async (query) => {
+      const res = await rawRequest(app, `/qrcodes/${code.id}/image?${query}`, { apiKey: owner.apiKey });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('invalid_query');
+    },
+  );
+
+  it('answers 404 not_found for another account’s code and 401 without a key', async () => {
+    const other = await createTestAccount(database.db, app);
+    expect((await rawRequest(app, `/qrcodes/${code.id}/image`, { apiKey: other.apiKey })).body.error.code).toBe('not_found');
+    expect((await rawRequest(app, `/qrcodes/${code.id}/image`)).status).toBe(401);
+  });
+});
