@@ -1,8 +1,11 @@
-import jsQR from 'jsqr';
+import { createRequire } from 'node:module';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestAccount, rawRequest, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+
+// jsqr is CommonJS with an ESM-style default in its typings; require gives the function under either view.
+const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
 
 let database: TestDatabase;
 let app: TestApp;
