@@ -1,0 +1,35 @@
+/**
+ * The load generator, in its own process so it does not share an event loop with either server.
+ * Usage: tsx scripts/bench/load.ts <url> <connections> <seconds>; prints one JSON line with the results.
+ */
+import autocannon from 'autocannon';
+
+// A realistic mix of phones scanning a poster (the hot path is mostly mobile browsers and camera apps).
+const USER_AGENTS = [
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 13; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 13; SM-A536B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/24.0 Chrome/117.0.0.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+];
+
+const [url, connections, seconds] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4])];
+const result = await autocannon({
+  url,
+  connections,
+  duration: seconds,
+  requests: USER_AGENTS.map((ua) => ({ method: 'GET', headers: { 'user-agent': ua } })),
+});
+const statusCounts: Record<string, number> = {};
+for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) statusCounts[status] = (stats as { count: number }).count;
+process.stdout.write(
+  `${JSON.stringify({
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    errors: result.errors + result.timeouts,
+    statusCounts,
+  })}\n`,
+);
