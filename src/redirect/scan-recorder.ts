@@ -158,24 +158,22 @@ export class ScanRecorder {
       counts.set(scan.codeId, count);
     }
     const codeIds = [...counts.keys()].sort();
-    await this.db.transaction().execute(async (trx) => {
-      if (humans.length > 0) {
-        await sql`
-          insert into scans (qr_code_id, created_at, device, os, browser, destination_url, referrer_host)
-          select * from unnest(
-            ${humans.map((s) => s.codeId)}::text[], ${humans.map((s) => s.at)}::timestamptz[],
-            ${humans.map((s) => s.device)}::text[], ${humans.map((s) => s.os)}::text[],
-            ${humans.map((s) => s.browser)}::text[], ${humans.map((s) => s.destinationUrl)}::text[],
-            ${humans.map((s) => s.referrerHost)}::text[])
-        `.execute(trx);
-      }
-      await sql`
-        update qr_codes set scan_count = scan_count + c.humans, bot_scan_count = bot_scan_count + c.bots
-        from unnest(${codeIds}::text[], ${codeIds.map((id) => counts.get(id)!.humans)}::bigint[],
-                    ${codeIds.map((id) => counts.get(id)!.bots)}::bigint[]) as c(id, humans, bots)
-        where qr_codes.id = c.id
-      `.execute(trx);
-    });
+    // One statement is one transaction and one round trip: the scan rows and the counters commit together.
+    await sql`
+      with inserted as (
+        insert into scans (qr_code_id, created_at, device, os, browser, destination_url, referrer_host)
+        select * from unnest(
+          ${humans.map((s) => s.codeId)}::text[], ${humans.map((s) => s.at)}::timestamptz[],
+          ${humans.map((s) => s.device)}::text[], ${humans.map((s) => s.os)}::text[],
+          ${humans.map((s) => s.browser)}::text[], ${humans.map((s) => s.destinationUrl)}::text[],
+          ${humans.map((s) => s.referrerHost)}::text[])
+        returning 1
+      )
+      update qr_codes set scan_count = scan_count + c.humans, bot_scan_count = bot_scan_count + c.bots
+      from unnest(${codeIds}::text[], ${codeIds.map((id) => counts.get(id)!.humans)}::bigint[],
+                  ${codeIds.map((id) => counts.get(id)!.bots)}::bigint[]) as c(id, humans, bots)
+      where qr_codes.id = c.id
+    `.execute(this.db);
     this.stats.written += scans.length;
     this.stats.batches++;
   }
