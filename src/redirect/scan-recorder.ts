@@ -22,6 +22,11 @@ export interface ScanRecorderOptions {
   maxBuffered: number;
   /** Pause between attempts to write buffered scans while the database is failing. */
   retryDelayMs: number;
+  /**
+   * Batches written at the same time (each on its own connection). 1 by default: with 2, a popular code's
+   * counter row lock serialised the writers anyway and the bench got slower (0.37 → 0.22 of bare).
+   */
+  concurrentWrites: number;
 }
 
 interface Waiting {
@@ -42,7 +47,7 @@ interface Waiting {
 export class ScanRecorder {
   private queue: Waiting[] = [];
   private buffered: ScanEvent[] = [];
-  private writing = false;
+  private writesInFlight = 0;
   private degraded = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -51,7 +56,7 @@ export class ScanRecorder {
   constructor(
     private readonly db: Database,
     private readonly logger: Logger,
-    private readonly options: ScanRecorderOptions = { maxBatch: 500, maxBuffered: 100_000, retryDelayMs: 1_000 },
+    private readonly options: ScanRecorderOptions = { maxBatch: 500, maxBuffered: 100_000, retryDelayMs: 1_000, concurrentWrites: 1 },
   ) {}
 
   record(scan: ScanEvent): Promise<void> {
@@ -61,7 +66,7 @@ export class ScanRecorder {
     }
     return new Promise((done) => {
       this.queue.push({ scan, done });
-      if (!this.writing) void this.drain();
+      this.pump();
     });
   }
 
@@ -75,7 +80,7 @@ export class ScanRecorder {
     this.stopped = true;
     clearTimeout(this.retryTimer);
     const deadline = Date.now() + timeoutMs;
-    while (this.writing && Date.now() < deadline) await delay(10);
+    while (this.writesInFlight > 0 && Date.now() < deadline) await delay(10);
     while (this.buffered.length > 0 && Date.now() < deadline) {
       if (!(await this.writeBuffered())) await delay(Math.min(this.options.retryDelayMs, Math.max(0, deadline - Date.now())));
     }
@@ -85,26 +90,32 @@ export class ScanRecorder {
     return this.buffered.length;
   }
 
-  private async drain(): Promise<void> {
-    this.writing = true;
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.options.maxBatch);
-        try {
-          await this.write(batch.map((w) => w.scan));
-        } catch (error) {
-          this.stats.failedBatches++;
-          this.logger.error({ err: error, scans: batch.length }, 'scan batch failed; keeping scans in memory and retrying');
-          this.degraded = true;
-          this.buffer(batch.map((w) => w.scan));
-          this.buffer(this.queue.splice(0).map((w) => (w.done(), w.scan)));
-          this.scheduleRetry();
-        }
-        for (const waiting of batch) waiting.done();
-      }
-    } finally {
-      this.writing = false;
+  /** Starts batch writes while there is queued work and a free writer. */
+  private pump(): void {
+    while (this.writesInFlight < this.options.concurrentWrites && this.queue.length > 0 && !this.degraded) {
+      const batch = this.queue.splice(0, this.options.maxBatch);
+      this.writesInFlight++;
+      void this.writeQueued(batch).finally(() => {
+        this.writesInFlight--;
+        this.pump();
+      });
     }
+  }
+
+  private async writeQueued(batch: Waiting[]): Promise<void> {
+    try {
+      await this.write(batch.map((w) => w.scan));
+    } catch (error) {
+      this.stats.failedBatches++;
+      this.logger.error({ err: error, scans: batch.length }, 'scan batch failed; keeping scans in memory and retrying');
+      this.degraded = true;
+      this.buffer(batch.map((w) => w.scan));
+      const waiting = this.queue.splice(0);
+      this.buffer(waiting.map((w) => w.scan));
+      for (const w of waiting) w.done();
+      this.scheduleRetry();
+    }
+    for (const waiting of batch) waiting.done();
   }
 
   private buffer(scans: ScanEvent[]): void {
