@@ -14,7 +14,8 @@ let code: { id: string; slug: string; shortUrl: string };
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  app = await startTestApp(database); // SITE_URL https://qr.test
+  // A host long enough that upper-casing matters: at ecc M the lower-case URL needs version 3, upper-case fits 2.
+  app = await startTestApp(database, { siteUrl: 'https://qr.example.com' });
   owner = await createTestAccount(database.db, app);
   const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
   code = data!.data;
@@ -103,7 +104,7 @@ describe('GET /qrcodes/{id}/image', () => {
     expect(res.headers.get('location')).toBe('https://example.com/');
   });
 
-  it('uses the smallest QR version: the upper-cased URL fits version 2 at ecc M', async () => {
+  it('uses the smallest QR version: the upper-cased URL fits version 2 at ecc M (lower case would need 3)', async () => {
     const { bytes } = await image('?margin=0');
     expect(bytes.toString()).toContain('viewBox="0 0 25 25"'); // version 2 = 25 × 25 modules
   });
