@@ -12,8 +12,11 @@ interface Entry {
 
 /**
  * slug → target, cached per instance. Correctness comes from invalidation: `invalidate` is called for every
- * committed change (LISTEN/NOTIFY, see code-change-listener.ts), and caching is off whenever that channel is
- * down. The TTL is only a safety net. Concurrent misses for one slug share one query.
+ * committed change (LISTEN/NOTIFY, see code-change-listener.ts), and cached targets are not trusted while that
+ * channel is down. The TTL is only a safety net. Concurrent misses for one slug share one query.
+ *
+ * Stale if error: when the database cannot be read, the last known target is served, so printed codes keep
+ * working through a database outage (nobody can change a code while the database is down anyway).
  */
 export class CodeLookup {
   private readonly entries = new Map<string, Entry>();
@@ -28,9 +31,8 @@ export class CodeLookup {
   ) {}
 
   async resolve(slug: string): Promise<RedirectTarget> {
-    const now = this.now();
     const cached = this.entries.get(slug);
-    if (cached && cached.expiresAt > now) return cached.target;
+    if (cached && this.caching && cached.expiresAt > this.now()) return cached.target;
     const pending = this.inFlight.get(slug);
     if (pending) return pending;
     const lookup = this.load(slug).finally(() => this.inFlight.delete(slug));
@@ -43,20 +45,30 @@ export class CodeLookup {
     this.entries.delete(slug);
   }
 
-  /** Turns caching on (change notifications flowing) or off and empties it (notifications may have been missed). */
+  /**
+   * Trust cached targets (change notifications flowing) or not. Either way what is cached is no longer fresh,
+   * since notifications may have been missed, but it stays as the fallback for a database outage.
+   */
   setCaching(enabled: boolean): void {
     this.generation++;
     this.caching = enabled;
-    this.entries.clear();
+    for (const entry of this.entries.values()) entry.expiresAt = 0;
   }
 
   private async load(slug: string): Promise<RedirectTarget> {
     const generation = this.generation;
-    const row = await this.db
-      .selectFrom('qr_codes')
-      .select(['id', 'account_id', 'slug', 'name', 'destination_url', 'active', 'deleted_at'])
-      .where('slug', '=', slug)
-      .executeTakeFirst();
+    let row;
+    try {
+      row = await this.db
+        .selectFrom('qr_codes')
+        .select(['id', 'account_id', 'slug', 'name', 'destination_url', 'active', 'deleted_at'])
+        .where('slug', '=', slug)
+        .executeTakeFirst();
+    } catch (error) {
+      const lastKnown = this.entries.get(slug);
+      if (lastKnown) return lastKnown.target;
+      throw error;
+    }
     const target: RedirectTarget =
       !row || row.deleted_at
         ? { state: 'gone' }
@@ -68,9 +80,11 @@ export class CodeLookup {
             name: row.name,
             destinationUrl: row.destination_url,
           };
-    if (this.caching && generation === this.generation) {
-      if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(slug, { target, expiresAt: this.now() + this.options.ttlMs });
+    if (generation === this.generation) {
+      if (!this.entries.has(slug) && this.entries.size >= this.options.maxEntries) {
+        this.entries.delete(this.entries.keys().next().value!);
+      }
+      this.entries.set(slug, { target, expiresAt: this.caching ? this.now() + this.options.ttlMs : 0 });
     }
     return target;
   }
