@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
+
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+let database: TestDatabase;
+let app: TestApp;
+let server: ChildProcess | undefined;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await startTestApp(database);
+});
+afterAll(async () => {
+  server?.kill('SIGKILL');
+  await app?.close();
+  await database?.destroy();
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATABASE_URL: database.connectionString, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error('server did not start');
+}
+
+describe('kill -9 of the server during a burst of scans', () => {
+  it('loses no scan that was answered with a 302', async () => {
+    const owner = await createTestAccount(database.db, app);
+    const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Crash poster', url: 'https://example.com/' } });
+    const code = data!.data;
+    const port = await freePort();
+    server = await startServer(port);
+
+    // The load generator logs every 302 it received, each scan marked with its own referrer host.
+    const received: string[] = [];
+    let stop = false;
+    const worker = async (w: number) => {
+      for (let n = 0; !stop; n++) {
+        const marker = `w${w}-n${n}.load.test`;
+        try {
+          const res = await fetch(`http://127.0.0.1:${port}/r/${code.slug}`, {
+            redirect: 'manual',
+            headers: { 'User-Agent': 'Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/126.0 Mobile Safari/537.36', Referer: `https://${marker}/` },
+          });
+          if (res.status === 302) received.push(marker);
+        } catch {
+          // the server is gone: this request got no answer, so it promises nothing
+        }
+      }
+    };
+    const workers = Array.from({ length: 64 }, (_, w) => worker(w));
+    await new Promise((r) => setTimeout(r, 1_500));
+    server.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 300));
+    stop = true;
+    await Promise.all(workers);
+    expect(received.length).toBeGreaterThan(100);
+
+    server = await startServer(port); // restart: nothing to replay, the scans were committed before each 302
+    const rows = await database.db.selectFrom('scans').select('referrer_host').where('qr_code_id', '=', code.id).execute();
+    const recorded = new Set(rows.map((r) => r.referrer_host));
+    const missing = received.filter((marker) => !recorded.has(marker));
+    expect(missing).toEqual([]);
+    const counter = await database.db.selectFrom('qr_codes').select('scan_count').where('id', '=', code.id).executeTakeFirstOrThrow();
+    expect(counter.scan_count).toBe(rows.length);
+    server.kill('SIGTERM');
+  }, 60_000);
+});
