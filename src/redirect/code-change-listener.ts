@@ -4,8 +4,8 @@ import { CODE_CHANGES_CHANNEL } from '../db/migrations/20261122T1100-redirect-an
 
 /**
  * Holds one connection that LISTENs for code changes (a trigger NOTIFYs the slug on commit) and reports them.
- * While the connection is down, `onAvailability(false)` tells the cache to stop caching; it reconnects with
- * backoff and reports `true` again once listening.
+ * While the connection is down, `onAvailability(false)` tells the cache not to trust its entries (every scan
+ * reads the database); it reconnects with backoff and reports `true` again once listening.
  */
 export class CodeChangeListener {
   private client: pg.Client | undefined;
@@ -60,7 +60,7 @@ export class CodeChangeListener {
     this.handlers.onAvailability(false);
     client.removeAllListeners('end');
     client.end().catch(() => undefined);
-    this.logger.warn({ err: error, retryInMs: this.retryDelayMs }, 'code change notifications lost; caching off until reconnected');
+    this.logger.warn({ err: error, retryInMs: this.retryDelayMs }, 'code change notifications lost; reading every scan from the database until reconnected');
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => void this.connect(), this.retryDelayMs);
     this.retryTimer.unref();

@@ -23,7 +23,8 @@ export class CodeLookup {
   private readonly inFlight = new Map<string, Promise<RedirectTarget>>();
   /** Bumped by every invalidation, so a lookup that raced one does not cache what it read before it. */
   private generation = 0;
-  private caching = false;
+  /** Whether change notifications are flowing, so a fresh cache entry can be trusted. */
+  private notificationsLive = false;
 
   constructor(
     private readonly db: Database,
@@ -32,7 +33,7 @@ export class CodeLookup {
 
   async resolve(slug: string): Promise<RedirectTarget> {
     const cached = this.entries.get(slug);
-    if (cached && this.caching && cached.expiresAt > this.now()) return cached.target;
+    if (cached && this.notificationsLive && cached.expiresAt > this.now()) return cached.target;
     const pending = this.inFlight.get(slug);
     if (pending) return pending;
     const lookup = this.load(slug).finally(() => this.inFlight.delete(slug));
@@ -49,9 +50,9 @@ export class CodeLookup {
    * Trust cached targets (change notifications flowing) or not. Either way what is cached is no longer fresh,
    * since notifications may have been missed, but it stays as the fallback for a database outage.
    */
-  setCaching(enabled: boolean): void {
+  setNotificationsLive(live: boolean): void {
     this.generation++;
-    this.caching = enabled;
+    this.notificationsLive = live;
     for (const entry of this.entries.values()) entry.expiresAt = 0;
   }
 
@@ -84,7 +85,7 @@ export class CodeLookup {
       if (!this.entries.has(slug) && this.entries.size >= this.options.maxEntries) {
         this.entries.delete(this.entries.keys().next().value!);
       }
-      this.entries.set(slug, { target, expiresAt: this.caching ? this.now() + this.options.ttlMs : 0 });
+      this.entries.set(slug, { target, expiresAt: this.notificationsLive ? this.now() + this.options.ttlMs : 0 });
     }
     return target;
   }

@@ -15,7 +15,7 @@ export function createRedirect(deps: { db: Database; connectionString: string; l
   const lookup = new CodeLookup(deps.db, { ttlMs: deps.cacheTtlMs ?? 10_000, maxEntries: 100_000 });
   const listener = new CodeChangeListener(
     deps.connectionString,
-    { onChange: (slug) => lookup.invalidate(slug), onAvailability: (listening) => lookup.setCaching(listening) },
+    { onChange: (slug) => lookup.invalidate(slug), onAvailability: (listening) => lookup.setNotificationsLive(listening) },
     logger,
   );
   const recorder = new ScanRecorder(deps.db, logger);

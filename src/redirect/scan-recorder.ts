@@ -50,6 +50,8 @@ export class ScanRecorder {
   private writesInFlight = 0;
   private degraded = false;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** The one pass over `buffered` in progress; a second pass at once would write the same scans twice. */
+  private bufferedPass: Promise<boolean> | undefined;
   private stopped = false;
   readonly stats = { written: 0, batches: 0, failedBatches: 0, dropped: 0 };
 
@@ -143,8 +145,15 @@ export class ScanRecorder {
     this.retryTimer.unref();
   }
 
-  /** Writes buffered scans batch by batch; false as soon as one batch fails. */
-  private async writeBuffered(): Promise<boolean> {
+  /** Writes buffered scans batch by batch; false as soon as one batch fails. Joins a pass already running. */
+  private writeBuffered(): Promise<boolean> {
+    this.bufferedPass ??= this.passOverBuffered().finally(() => {
+      this.bufferedPass = undefined;
+    });
+    return this.bufferedPass;
+  }
+
+  private async passOverBuffered(): Promise<boolean> {
     while (this.buffered.length > 0) {
       const batch = this.buffered.slice(0, this.options.maxBatch);
       try {
