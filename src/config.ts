@@ -10,6 +10,13 @@ export interface Config {
   /** An external PostgreSQL; when unset the service runs an embedded one in `dataDir`. */
   databaseUrl: string | undefined;
   allowPrivateWebhookUrls: boolean;
+  /**
+   * 32-byte key that encrypts webhook secrets at rest. Required with `databaseUrl` (every instance must share
+   * it); with the embedded database it is generated into `dataDir` when unset.
+   */
+  webhookSecretKey: Buffer | undefined;
+  /** Run the webhook delivery worker inside the server (off when workers run alone: `npm run worker`). */
+  webhookWorker: boolean;
   logLevel: string;
   /** Validate every response against the contract. On in tests; costs CPU in production. */
   validateResponses: boolean;
@@ -30,6 +37,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? './data'),
     databaseUrl: nonEmpty(env.DATABASE_URL),
     allowPrivateWebhookUrls: boolean(env, 'ALLOW_PRIVATE_WEBHOOK_URLS', false),
+    webhookSecretKey: key32(env, 'WEBHOOK_SECRET_KEY'),
+    webhookWorker: boolean(env, 'WEBHOOK_WORKER', true),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     validateResponses: boolean(env, 'VALIDATE_RESPONSES', false),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0, max: 600_000 }),
@@ -56,6 +65,17 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function key32(env: Env, name: string): Buffer | undefined {
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return undefined;
+  // Buffer.from ignores characters outside base64, so check the shape first: 32 bytes are 43 chars and one `=`.
+  const key = /^[A-Za-z0-9+/]{43}=?$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
+  if (key?.length !== 32) {
+    throw new ConfigError(`${name} must be 32 bytes in base64 (openssl rand -base64 32)`);
+  }
+  return key;
 }
 
 function origin(raw: string, name: string): string {

@@ -4,12 +4,19 @@ import { openDatabase } from './db/connect.js';
 import { createLogger } from './logger.js';
 import { createRedirect } from './redirect/index.js';
 import { listen } from './server.js';
+import { createWebhookDelivery } from './webhooks/index.js';
+import { loadSecretBox } from './webhooks/secret-box.js';
 
-/** Reads config, opens the database (embedded unless DATABASE_URL is set), serves, and stops cleanly. */
+/**
+ * Reads config, opens the database (embedded unless DATABASE_URL is set), serves the API and short links, runs
+ * the webhook worker (unless WEBHOOK_WORKER=false), and stops cleanly.
+ */
 async function main(): Promise<void> {
   let config;
+  let box;
   try {
     config = loadConfig();
+    box = await loadSecretBox(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`qroute: ${error.message}\n`);
@@ -22,8 +29,12 @@ async function main(): Promise<void> {
   const app = createApp({ config, db: database.db, logger });
   const redirect = createRedirect({ db: database.db, connectionString: database.connectionString, logger });
   await redirect.start();
+  const webhooks = config.webhookWorker
+    ? createWebhookDelivery({ db: database.db, connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger })
+    : undefined;
+  await webhooks?.start();
   const server = await listen(createRequestListener(app, redirect.handler), config.port);
-  logger.info({ port: server.port, siteUrl: config.siteUrl, api: `${config.siteUrl}/api/v1` }, 'qroute is listening');
+  logger.info({ port: server.port, siteUrl: config.siteUrl, api: `${config.siteUrl}/api/v1`, webhookWorker: config.webhookWorker }, 'qroute is listening');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -31,7 +42,9 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await server.close(config.shutdownGraceMs);
+    // Scans still in memory are written (with their outbox rows) before the worker stops.
     await redirect.stop(config.shutdownGraceMs);
+    await webhooks?.stop(config.shutdownGraceMs);
     await database.close();
     logger.info('stopped');
   };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /**
  * `npm run bench`: the redirect hot path against the physical limit of this machine, side by side.
  *
@@ -55,6 +56,7 @@ async function main() {
     const bare = start('bare', process.execPath, ['--import', 'tsx', 'scripts/bench/bare-server.ts', String(barePort)], {});
     const qroute = start('qroute', process.execPath, ['dist/src/main.js'], {
       DATABASE_URL: database.connectionString,
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
       PORT: String(qroutePort),
       LOG_LEVEL: 'warn',
     });

@@ -1,8 +1,11 @@
 import { AccountNotFoundError, createAccount, getAccount, setCodeLimit, setPlan } from '../accounts/account-service.js';
 import { createApiKey, revokeApiKey } from '../accounts/api-keys.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../accounts/plans.js';
-import type { Database } from '../db/schema/index.js';
+import { WebhookNotConfiguredError } from '../accounts/webhook-settings.js';
+import { DeliveryInFlightError, DeliveryNotFoundError } from '../webhooks/delivery-service.js';
+import { WebhookUrlError } from '../webhooks/url-guard.js';
 import { optionalInteger, parseFlags, required, UsageError } from './args.js';
+import { type CommandContext, runWebhookCommand, WEBHOOK_USAGE } from './webhook-commands.js';
 
 export const USAGE = `Usage: npm run --silent admin -- <command> [flags]
 
@@ -12,13 +15,16 @@ export const USAGE = `Usage: npm run --silent admin -- <command> [flags]
   accounts set-code-limit --id <accountId> --code-limit <n|default>
   keys create --account <accountId>      prints the key: the only time it is shown
   keys revoke --id <keyId>
+${WEBHOOK_USAGE}
 
 Prints JSON on stdout; on error prints a message on stderr and exits non-zero.`;
 
 /** Runs one admin command and returns what to print as JSON. Throws UsageError for bad input. */
-export async function runCommand(db: Database, argv: string[]): Promise<unknown> {
+export async function runCommand(context: CommandContext, argv: string[]): Promise<unknown> {
+  const { db } = context;
   const [group, action, ...rest] = argv;
   const flags = parseFlags(rest);
+  if (group === 'webhook') return runWebhookCommand(context, action ?? '', flags);
   switch (`${group ?? ''} ${action ?? ''}`) {
     case 'accounts create':
       return createAccount(db, {
@@ -54,5 +60,12 @@ function plan(value: string): PlanName {
 }
 
 export function isUserError(error: unknown): error is Error {
-  return error instanceof UsageError || error instanceof AccountNotFoundError;
+  return (
+    error instanceof UsageError ||
+    error instanceof AccountNotFoundError ||
+    error instanceof WebhookUrlError ||
+    error instanceof WebhookNotConfiguredError ||
+    error instanceof DeliveryNotFoundError ||
+    error instanceof DeliveryInFlightError
+  );
 }

@@ -1,6 +1,7 @@
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/connect.js';
 import { createLogger } from '../logger.js';
+import { loadSecretBox } from '../webhooks/secret-box.js';
 import { isUserError, runCommand, USAGE } from './commands.js';
 
 /**
@@ -16,7 +17,7 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger({ level: 'warn', destination: process.stderr });
   const database = await openDatabase(config, { logger, stopEmbedded: 'if-started-here', maxConnections: 2 });
   try {
-    const result = await runCommand(database.db, argv);
+    const result = await runCommand({ db: database.db, config, secretBox: () => loadSecretBox(config) }, argv);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

@@ -12,7 +12,7 @@ interface Entry {
 
 /**
  * slug → target, cached per instance. Correctness comes from invalidation: `invalidate` is called for every
- * committed change (LISTEN/NOTIFY, see code-change-listener.ts), and cached targets are not trusted while that
+ * committed change (LISTEN/NOTIFY, see db/notification-listener.ts), and cached targets are not trusted while that
  * channel is down. The TTL is only a safety net. Concurrent misses for one slug share one query.
  *
  * Stale if error: when the database cannot be read, the last known target is served, so printed codes keep

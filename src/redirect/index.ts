@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema/index.js';
-import { CodeChangeListener } from './code-change-listener.js';
+import { CODE_CHANGES_CHANNEL } from '../db/migrations/20261122T1100-redirect-and-scans.js';
+import { NotificationListener } from '../db/notification-listener.js';
 import { CodeLookup } from './code-lookup.js';
 import { createRedirectHandler } from './redirect-handler.js';
 import { ScanRecorder } from './scan-recorder.js';
@@ -13,9 +14,16 @@ export function createRedirect(deps: { db: Database; connectionString: string; l
   const logger = deps.logger.child({ part: 'redirect' });
   // 10 s: the longest a missed invalidation could show a stale destination; normally invalidation is immediate.
   const lookup = new CodeLookup(deps.db, { ttlMs: deps.cacheTtlMs ?? 10_000, maxEntries: 100_000 });
-  const listener = new CodeChangeListener(
+  // While notifications are down, every scan reads the database (cached entries are not trusted).
+  const listener = new NotificationListener(
     deps.connectionString,
-    { onChange: (slug) => lookup.invalidate(slug), onAvailability: (listening) => lookup.setNotificationsLive(listening) },
+    CODE_CHANGES_CHANNEL,
+    {
+      onNotification: (slug) => {
+        if (slug) lookup.invalidate(slug);
+      },
+      onAvailability: (listening) => lookup.setNotificationsLive(listening),
+    },
     logger,
   );
   const recorder = new ScanRecorder(deps.db, logger);

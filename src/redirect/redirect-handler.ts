@@ -42,6 +42,8 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger }: 
         await recorder.record({
           codeId: target.codeId,
           accountId: target.accountId,
+          slug: target.slug,
+          name: target.name,
           at: new Date(),
           device: scanner.device,
           os: scanner.os,

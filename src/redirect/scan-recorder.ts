@@ -1,10 +1,15 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema/index.js';
+import { newId } from '../ids.js';
+import { scanCreatedBody } from '../webhooks/payload.js';
 
 export interface ScanEvent {
   codeId: string;
   accountId: string;
+  /** The code's slug and name when it was scanned: what its webhook reports, even if they change later. */
+  slug: string;
+  name: string;
   at: Date;
   device: string;
   os: string;
@@ -35,8 +40,8 @@ interface Waiting {
 }
 
 /**
- * Group commit for scans. `record` resolves once the scan, its code's counter (and, with webhooks, its outbox
- * row) are committed, so a redirect that was answered is never lost. Scans that arrive while a transaction is
+ * Group commit for scans. `record` resolves once the scan, its code's counter and its webhook outbox row are
+ * committed, so a redirect that was answered is never lost, and neither is its webhook. Scans that arrive while a transaction is
  * in flight wait for the next one, which takes them all: one transaction per batch, a bulk insert, and one
  * counter update per code per batch, so a code scanned by thousands of clients does not serialise on its row.
  *
@@ -178,7 +183,13 @@ export class ScanRecorder {
       counts.set(scan.codeId, count);
     }
     const codeIds = [...counts.keys()].sort();
-    // One statement is one transaction and one round trip: the scan rows and the counters commit together.
+    // The webhook body is serialised here, once: every attempt sends these bytes. Rows are kept only for accounts
+    // with an enabled endpoint (the join), so building a body for the others costs a JSON.stringify and no I/O.
+    const deliveryIds = humans.map((s) => newId('whd', s.at.getTime() * 1000));
+    const bodies = humans.map((s, i) =>
+      scanCreatedBody({ deliveryId: deliveryIds[i]!, qrCodeId: s.codeId, slug: s.slug, name: s.name, device: s.device, os: s.os, browser: s.browser, at: s.at }),
+    );
+    // One statement is one transaction and one round trip: scan rows, outbox rows and counters commit together.
     await sql`
       with inserted as (
         insert into scans (qr_code_id, created_at, device, os, browser, destination_url, referrer_host)
@@ -188,6 +199,13 @@ export class ScanRecorder {
           ${humans.map((s) => s.browser)}::text[], ${humans.map((s) => s.destinationUrl)}::text[],
           ${humans.map((s) => s.referrerHost)}::text[])
         returning 1
+      ),
+      outbox as (
+        insert into webhook_deliveries (id, account_id, qr_code_id, event, body, created_at)
+        select d.id, d.account_id, d.qr_code_id, 'scan.created', d.body, d.at
+        from unnest(${deliveryIds}::text[], ${humans.map((s) => s.accountId)}::text[], ${humans.map((s) => s.codeId)}::text[],
+                    ${bodies}::text[], ${humans.map((s) => s.at)}::timestamptz[]) as d(id, account_id, qr_code_id, body, at)
+        join webhook_endpoints e on e.account_id = d.account_id and e.disabled_at is null
       )
       update qr_codes set scan_count = scan_count + c.humans, bot_scan_count = bot_scan_count + c.bots
       from unnest(${codeIds}::text[], ${codeIds.map((id) => counts.get(id)!.humans)}::bigint[],

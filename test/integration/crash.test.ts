@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
+import { createTestAccount, startTestApp, TEST_WEBHOOK_SECRET_KEY, type TestApp } from '../support/test-app.js';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let database: TestDatabase;
@@ -33,7 +33,7 @@ async function freePort(): Promise<number> {
 async function startServer(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, DATABASE_URL: database.connectionString, PORT: String(port), LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATABASE_URL: database.connectionString, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY.toString('base64'), PORT: String(port), LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
   for (let i = 0; i < 300; i++) {

@@ -7,6 +7,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/schema/index.js';
 import { createRedirect, type Redirect } from '../../src/redirect/index.js';
 import { listen } from '../../src/server.js';
+import { createWebhookDelivery, type WebhookDelivery, type WebhookDeliveryTuning } from '../../src/webhooks/index.js';
+import { SecretBox } from '../../src/webhooks/secret-box.js';
 import { createClient, type QrouteClient } from '../../sdk/src/index.js';
 
 export interface TestApp {
@@ -16,8 +18,14 @@ export interface TestApp {
   apiUrl: string;
   config: Config;
   redirect: Redirect;
+  /** Undefined when the app runs without a worker (`webhookWorker: false`). */
+  webhooks: WebhookDelivery | undefined;
+  box: SecretBox;
   close(): Promise<void>;
 }
+
+/** One key for every test app, so apps sharing a database read each other's webhook secrets. */
+export const TEST_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7);
 
 /**
  * The real app on a loopback port, with responses validated against the contract: a handler that drifts
@@ -26,6 +34,7 @@ export interface TestApp {
 export async function startTestApp(
   database: { db: Database; connectionString: string },
   overrides: Partial<Config> = {},
+  tuning: { webhooks?: WebhookDeliveryTuning } = {},
 ): Promise<TestApp> {
   const { db } = database;
   const config: Config = {
@@ -33,12 +42,23 @@ export async function startTestApp(
     validateResponses: true,
     logLevel: 'silent',
     siteUrl: 'https://qr.test',
+    webhookSecretKey: TEST_WEBHOOK_SECRET_KEY,
+    // Receivers in tests listen on loopback.
+    allowPrivateWebhookUrls: true,
     ...overrides,
   };
+  const box = new SecretBox(config.webhookSecretKey!);
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const app = createApp({ config, db, logger });
   const redirect = createRedirect({ db, connectionString: database.connectionString, logger });
   await redirect.start();
+  const webhooks = config.webhookWorker
+    ? createWebhookDelivery(
+        { db, connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger },
+        tuning.webhooks,
+      )
+    : undefined;
+  await webhooks?.start();
   const server = await listen(createRequestListener(app, redirect.handler), 0, '127.0.0.1');
   const origin = `http://127.0.0.1:${server.port}`;
   return {
@@ -46,9 +66,12 @@ export async function startTestApp(
     apiUrl: `${origin}/api/v1`,
     config,
     redirect,
+    webhooks,
+    box,
     close: async () => {
       await server.close(0);
       await redirect.stop(5_000);
+      await webhooks?.stop(1_000);
     },
   };
 }

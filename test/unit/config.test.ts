@@ -30,6 +30,8 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'debug',
         VALIDATE_RESPONSES: '1',
         SHUTDOWN_GRACE_MS: '2500',
+        WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
+        WEBHOOK_WORKER: 'false',
       }),
     ).toEqual({
       port: 8080,
@@ -40,7 +42,18 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       validateResponses: true,
       shutdownGraceMs: 2500,
+      webhookSecretKey: Buffer.alloc(32, 1),
+      webhookWorker: false,
     });
+  });
+
+  it.each([
+    ['too short', Buffer.alloc(16, 1).toString('base64')],
+    ['too long', Buffer.alloc(33, 1).toString('base64')],
+    ['hex instead of base64', Buffer.alloc(32, 1).toString('hex')],
+    ['not base64', `${'!'.repeat(43)}=`],
+  ])('refuses a WEBHOOK_SECRET_KEY that is %s', (_, raw) => {
+    expect(() => loadConfig({ WEBHOOK_SECRET_KEY: raw })).toThrow(/WEBHOOK_SECRET_KEY must be 32 bytes in base64/);
   });
 
   it('resolves a relative DATA_DIR against the working directory', () => {

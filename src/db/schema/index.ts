@@ -4,6 +4,7 @@ import type { ApiKeysTable } from './api-keys.js';
 import type { IdempotencyKeysTable } from './idempotency-keys.js';
 import type { QrCodesTable } from './qr-codes.js';
 import type { ScansTable } from './scans.js';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks.js';
 import type { WriteRateEventsTable } from './write-rate-events.js';
 
 export interface DatabaseSchema {
@@ -13,6 +14,9 @@ export interface DatabaseSchema {
   scans: ScansTable;
   write_rate_events: WriteRateEventsTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 /** The database handle services take: the pool, or a transaction the caller opened. */

@@ -1,13 +1,13 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { CODE_CHANGES_CHANNEL } from '../db/migrations/20261122T1100-redirect-and-scans.js';
 
 /**
- * Holds one connection that LISTENs for code changes (a trigger NOTIFYs the slug on commit) and reports them.
- * While the connection is down, `onAvailability(false)` tells the cache not to trust its entries (every scan
- * reads the database); it reconnects with backoff and reports `true` again once listening.
+ * Holds one connection that LISTENs on a channel and reports each notification. Notifications sent while the
+ * connection is down are lost, so `onAvailability(false)` tells the owner to stop relying on them (the code cache
+ * stops trusting its entries; the webhook worker polls); it reconnects with backoff and reports `true` again
+ * once listening.
  */
-export class CodeChangeListener {
+export class NotificationListener {
   private client: pg.Client | undefined;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -15,7 +15,8 @@ export class CodeChangeListener {
 
   constructor(
     private readonly connectionString: string,
-    private readonly handlers: { onChange(slug: string): void; onAvailability(listening: boolean): void },
+    private readonly channel: string,
+    private readonly handlers: { onNotification(payload: string): void; onAvailability(listening: boolean): void },
     private readonly logger: Logger,
   ) {}
 
@@ -34,13 +35,13 @@ export class CodeChangeListener {
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: 5_000 });
     client.on('notification', (message) => {
-      if (message.channel === CODE_CHANGES_CHANNEL && message.payload) this.handlers.onChange(message.payload);
+      if (message.channel === this.channel) this.handlers.onNotification(message.payload ?? '');
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-      await client.query(`listen ${CODE_CHANGES_CHANNEL}`);
+      await client.query(`listen ${pg.escapeIdentifier(this.channel)}`);
     } catch (error) {
       this.lost(client, error);
       return;
@@ -60,7 +61,7 @@ export class CodeChangeListener {
     this.handlers.onAvailability(false);
     client.removeAllListeners('end');
     client.end().catch(() => undefined);
-    this.logger.warn({ err: error, retryInMs: this.retryDelayMs }, 'code change notifications lost; reading every scan from the database until reconnected');
+    this.logger.warn({ err: error, channel: this.channel, retryInMs: this.retryDelayMs }, 'notifications lost; reconnecting');
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => void this.connect(), this.retryDelayMs);
     this.retryTimer.unref();

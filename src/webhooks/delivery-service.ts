@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { WebhookNotConfiguredError } from '../accounts/webhook-settings.js';
+import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
+import type { Db } from '../db/schema/index.js';
+import type { DeliveryStatus } from '../db/schema/webhooks.js';
+import { newId } from '../ids.js';
+import { attemptDelivery, type AttemptOutcome, type DeliveryDependencies } from './delivery-attempt.js';
+import type { ClaimedDelivery } from './outbox.js';
+import { testEventBody } from './payload.js';
+
+export interface Delivery {
+  id: string;
+  event: string;
+  qrCodeId: string | null;
+  status: DeliveryStatus;
+  attemptCount: number;
+  /** When the next attempt is due (pending deliveries only). */
+  nextAttemptAt: Date | null;
+  lastAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  completedAt: Date | null;
+  /** The exact body sent. */
+  body: string;
+}
+
+export interface Attempt {
+  attemptNumber: number;
+  startedAt: Date;
+  url: string;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseBody: string | null;
+}
+
+export class DeliveryNotFoundError extends Error {
+  constructor(readonly deliveryId: string) {
+    super(`no webhook delivery with id ${deliveryId}`);
+  }
+}
+
+export class DeliveryInFlightError extends Error {
+  constructor(readonly deliveryId: string) {
+    super(`webhook delivery ${deliveryId} is being attempted right now; try again when that attempt is recorded`);
+  }
+}
+
+const DELIVERY_COLUMNS = [
+  'id',
+  'event',
+  'qr_code_id',
+  'status',
+  'attempt_count',
+  'next_attempt_at',
+  'claimed_by',
+  'last_attempt_at',
+  'last_status_code',
+  'last_error',
+  'created_at',
+  'completed_at',
+  'body',
+] as const;
+
+/** Newest first, `limit` at most, after the cursor (a delivery id); `status` filters. */
+export async function listDeliveries(
+  db: Db,
+  accountId: string,
+  options: { status?: DeliveryStatus; limit: number; cursor?: string },
+): Promise<{ data: Delivery[]; nextCursor: string | null }> {
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .select(DELIVERY_COLUMNS)
+    .where('account_id', '=', accountId)
+    .orderBy('id', 'desc')
+    .limit(options.limit + 1);
+  if (options.status) query = query.where('status', '=', options.status);
+  if (options.cursor) query = query.where('id', '<', options.cursor);
+  const rows = await query.execute();
+  const page = rows.slice(0, options.limit);
+  return { data: page.map(toDelivery), nextCursor: rows.length > options.limit ? page.at(-1)!.id : null };
+}
+
+/** One delivery with every attempt, oldest first; scoped to `accountId` when given (the API), any for the CLI. */
+export async function getDelivery(db: Db, deliveryId: string, accountId?: string): Promise<Delivery & { accountId: string; attempts: Attempt[] }> {
+  let query = db.selectFrom('webhook_deliveries').select([...DELIVERY_COLUMNS, 'account_id']).where('id', '=', deliveryId);
+  if (accountId) query = query.where('account_id', '=', accountId);
+  const row = await query.executeTakeFirst();
+  if (!row) throw new DeliveryNotFoundError(deliveryId);
+  const attempts = await db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('id')
+    .execute();
+  return {
+    ...toDelivery(row),
+    accountId: row.account_id,
+    attempts: attempts.map((a) => ({
+      attemptNumber: a.attempt_number,
+      startedAt: a.started_at,
+      url: a.url,
+      statusCode: a.status_code,
+      latencyMs: a.latency_ms,
+      error: a.error,
+      responseBody: a.response_body,
+    })),
+  };
+}
+
+/**
+ * Queues a delivery again, due now, with the same id and bytes (so receivers can de-duplicate). A finished
+ * delivery gets one more attempt (no new retry series); a pending one is simply made due now.
+ */
+export async function redeliver(db: Db, deliveryId: string, accountId?: string): Promise<Delivery> {
+  const row = await sql<Record<(typeof DELIVERY_COLUMNS)[number], never>>`
+    with queued as (
+      update webhook_deliveries set
+        final_attempt = final_attempt or status <> 'pending',
+        status = 'pending', next_attempt_at = now(), completed_at = null
+      where id = ${deliveryId} ${accountId ? sql`and account_id = ${accountId}` : sql``}
+        and (claimed_by is null or next_attempt_at <= now())
+      returning *
+    )
+    select queued.*, pg_notify(${WEBHOOKS_DUE_CHANNEL}, '') from queued
+  `.execute(db);
+  const queued = row.rows[0] as unknown as Parameters<typeof toDelivery>[0] | undefined;
+  if (queued) return toDelivery(queued);
+  await getDelivery(db, deliveryId, accountId); // throws when it does not exist
+  throw new DeliveryInFlightError(deliveryId);
+}
+
+/**
+ * For the admin CLI: make one attempt now, in this process, and report it. Redelivers an existing delivery
+ * (`deliveryId`) or creates a `webhook.test` delivery for the account. The row is claimed first, so a worker
+ * running at the same time does not send it too.
+ */
+export async function attemptNow(
+  deps: DeliveryDependencies,
+  target: { deliveryId: string } | { testForAccount: string },
+): Promise<AttemptOutcome> {
+  const claimer = `cli-${randomBytes(6).toString('hex')}`;
+  let deliveryId: string;
+  if ('deliveryId' in target) {
+    deliveryId = target.deliveryId;
+  } else {
+    const accountId = target.testForAccount;
+    const endpoint = await deps.db.selectFrom('webhook_endpoints').select('account_id').where('account_id', '=', accountId).executeTakeFirst();
+    if (!endpoint) throw new WebhookNotConfiguredError(accountId);
+    deliveryId = newId('whd');
+    await deps.db
+      .insertInto('webhook_deliveries')
+      .values({ id: deliveryId, account_id: accountId, event: 'webhook.test', body: testEventBody({ deliveryId, at: new Date() }), final_attempt: true, claimed_by: claimer })
+      .execute();
+  }
+  // Requeue and claim in one statement, so a worker woken by anything cannot take the row in between.
+  const claimed = await sql<ClaimedDelivery>`
+    update webhook_deliveries d set
+      final_attempt = d.final_attempt or d.status <> 'pending', status = 'pending', completed_at = null,
+      claimed_by = ${claimer}, next_attempt_at = now() + interval '1 minute'
+    from webhook_endpoints e
+    where d.id = ${deliveryId} and e.account_id = d.account_id
+      and (d.claimed_by is null or d.claimed_by = ${claimer} or d.next_attempt_at <= now())
+    returning d.id, d.account_id as "accountId", d.event, d.body, d.attempt_count as "attemptCount",
+      d.final_attempt as "finalAttempt", e.url, e.secret_encrypted as "secretEncrypted",
+      case when e.previous_secret_expires_at > now() then e.previous_secret_encrypted end as "previousSecretEncrypted"
+  `.execute(deps.db);
+  const delivery = claimed.rows[0];
+  if (!delivery) {
+    const existing = await getDelivery(deps.db, deliveryId); // throws when it does not exist
+    const endpoint = await deps.db.selectFrom('webhook_endpoints').select('account_id').where('account_id', '=', existing.accountId).executeTakeFirst();
+    throw endpoint ? new DeliveryInFlightError(deliveryId) : new WebhookNotConfiguredError(existing.accountId);
+  }
+  return (await attemptDelivery(deps, delivery, { workerId: claimer }))!;
+}
+
+function toDelivery(row: {
+  id: string;
+  event: string;
+  qr_code_id: string | null;
+  status: DeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: Date;
+  claimed_by: string | null;
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+  body: string;
+}): Delivery {
+  return {
+    id: row.id,
+    event: row.event,
+    qrCodeId: row.qr_code_id,
+    status: row.status,
+    attemptCount: row.attempt_count,
+    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
+    lastAttemptAt: row.last_attempt_at,
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+    body: row.body,
+  };
+}

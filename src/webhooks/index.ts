@@ -1,0 +1,52 @@
+import type { Logger } from 'pino';
+import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
+import { NotificationListener } from '../db/notification-listener.js';
+import type { Database } from '../db/schema/index.js';
+import { DEFAULT_RETRY_DELAYS_MS, defaultJitter, type RetryPolicy } from './retry-schedule.js';
+import type { SecretBox } from './secret-box.js';
+import { type SendTimeouts, WebhookSender } from './sender.js';
+import { DEFAULT_WORKER_OPTIONS, WebhookWorker, type WorkerOptions } from './worker.js';
+
+export interface WebhookDeliveryTuning {
+  retryPolicy?: RetryPolicy;
+  timeouts?: SendTimeouts;
+  worker?: Partial<WorkerOptions>;
+}
+
+/**
+ * The delivery side: a worker, the sender it uses, and a LISTEN connection that wakes it as soon as a scan batch
+ * adds deliveries (the poll timer covers retries falling due and any missed notification).
+ */
+export function createWebhookDelivery(
+  deps: { db: Database; connectionString: string; box: SecretBox; allowPrivateWebhookUrls: boolean; logger: Logger },
+  tuning: WebhookDeliveryTuning = {},
+) {
+  const logger = deps.logger.child({ part: 'webhooks' });
+  const sender = new WebhookSender({ allowPrivateAddresses: deps.allowPrivateWebhookUrls, timeouts: tuning.timeouts });
+  const worker = new WebhookWorker(
+    { db: deps.db, box: deps.box, sender, retryPolicy: tuning.retryPolicy ?? { delaysMs: DEFAULT_RETRY_DELAYS_MS, jitter: defaultJitter } },
+    logger,
+    { ...DEFAULT_WORKER_OPTIONS, ...tuning.worker },
+  );
+  const listener = new NotificationListener(
+    deps.connectionString,
+    WEBHOOKS_DUE_CHANNEL,
+    { onNotification: () => worker.wake(), onAvailability: (listening) => listening && worker.wake() },
+    logger,
+  );
+  return {
+    worker,
+    start: async () => {
+      await listener.start();
+      worker.start();
+    },
+    /** Lets deliveries in flight finish (bounded by `timeoutMs`), gives back what is left, closes sockets. */
+    stop: async (timeoutMs: number) => {
+      await listener.stop();
+      await worker.stop(timeoutMs);
+      sender.close();
+    },
+  };
+}
+
+export type WebhookDelivery = ReturnType<typeof createWebhookDelivery>;

@@ -1,0 +1,85 @@
+import { sql } from 'kysely';
+import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
+import type { Db } from '../db/schema/index.js';
+
+/** A due delivery this worker now holds, with what it needs to sign and send it. */
+export interface ClaimedDelivery {
+  id: string;
+  accountId: string;
+  event: string;
+  body: string;
+  /** Attempts made before this one. */
+  attemptCount: number;
+  finalAttempt: boolean;
+  url: string;
+  secretEncrypted: string;
+  /** Only while a rotation overlap is running. */
+  previousSecretEncrypted: string | null;
+}
+
+export interface ClaimRequest {
+  workerId: string;
+  /** How long the claim holds; a worker that dies leaves its rows due again after this. */
+  leaseMs: number;
+  /** Most rows to claim in total (free delivery slots of this worker). */
+  limit: number;
+  /** Most rows per account when the account has nothing in flight here. */
+  perAccount: number;
+  /** Accounts with deliveries in flight here, and how many more each may take (0 = none). */
+  busy: ReadonlyMap<string, number>;
+}
+
+/**
+ * Claims due deliveries of enabled endpoints. Accounts are taken oldest-due first, at most `perAccount` rows each,
+ * so a slow receiver with a deep backlog holds a few slots, never all of them. `FOR UPDATE SKIP LOCKED` lets any
+ * number of workers claim at once without waiting on or taking each other's rows; the claim commits at once
+ * (moving `next_attempt_at` to the end of the lease), so no lock is held while the HTTP request runs.
+ */
+export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise<ClaimedDelivery[]> {
+  const full = [...request.busy].filter(([, slots]) => slots <= 0).map(([accountId]) => accountId);
+  const partial = [...request.busy].filter(([, slots]) => slots > 0);
+  const result = await sql<ClaimedDelivery>`
+    update webhook_deliveries d
+    set claimed_by = ${request.workerId}, next_attempt_at = now() + ${request.leaseMs} * interval '1 millisecond'
+    from (
+      select w.id from (
+        select due.account_id from webhook_deliveries due
+        join webhook_endpoints e on e.account_id = due.account_id and e.disabled_at is null
+        where due.status = 'pending' and due.next_attempt_at <= now() and due.account_id <> all(${full}::text[])
+        group by due.account_id
+        order by min(due.next_attempt_at)
+        limit ${request.limit}
+      ) a
+      cross join lateral (
+        select id from webhook_deliveries w
+        where w.account_id = a.account_id and w.status = 'pending' and w.next_attempt_at <= now()
+        order by w.next_attempt_at
+        limit coalesce(
+          (select p.slots from unnest(${partial.map(([id]) => id)}::text[], ${partial.map(([, slots]) => slots)}::int[])
+             as p(account_id, slots) where p.account_id = a.account_id),
+          ${request.perAccount})
+        for update skip locked
+      ) w
+      limit ${request.limit}
+    ) claimed, webhook_endpoints e
+    where d.id = claimed.id and e.account_id = d.account_id
+    returning d.id, d.account_id as "accountId", d.event, d.body, d.attempt_count as "attemptCount",
+      d.final_attempt as "finalAttempt", e.url, e.secret_encrypted as "secretEncrypted",
+      case when e.previous_secret_expires_at > now() then e.previous_secret_encrypted end as "previousSecretEncrypted"
+  `.execute(db);
+  return result.rows;
+}
+
+/** Gives claimed rows back (shutdown): due at once, for another worker or the next start. */
+export async function releaseClaims(db: Db, workerId: string, deliveryIds?: readonly string[]): Promise<number> {
+  const result = await sql`
+    with released as (
+      update webhook_deliveries set claimed_by = null, next_attempt_at = now()
+      where claimed_by = ${workerId} and status = 'pending'
+        ${deliveryIds ? sql`and id = any(${deliveryIds}::text[])` : sql``}
+      returning 1
+    )
+    select (select count(*) from released)::int as released, pg_notify(${WEBHOOKS_DUE_CHANNEL}, '')
+  `.execute(db);
+  return (result.rows[0] as { released: number } | undefined)?.released ?? 0;
+}

@@ -1,0 +1,35 @@
+/** The event kinds a delivery can carry: the spec's one, and the test event the admin CLI sends. */
+export type WebhookEvent = 'scan.created' | 'webhook.test';
+
+/**
+ * The body of a `scan.created` delivery: the spec's seven fields first, then two additions (`id`, equal to the
+ * `webhook-id` header, for de-duplication; `createdAt`, the scan's time). Fields may be added, never removed.
+ * Serialised once, when the scan is written; every attempt sends (and signs) these exact bytes.
+ */
+export function scanCreatedBody(input: {
+  deliveryId: string;
+  qrCodeId: string;
+  slug: string;
+  name: string;
+  device: string;
+  os: string;
+  browser: string;
+  at: Date;
+}): string {
+  return JSON.stringify({
+    event: 'scan.created',
+    qrCodeId: input.qrCodeId,
+    slug: input.slug,
+    name: input.name,
+    device: input.device,
+    os: input.os,
+    browser: input.browser,
+    id: input.deliveryId,
+    createdAt: input.at.toISOString(),
+  });
+}
+
+/** A `webhook.test` body: lets an operator check reachability and signatures without a real scan. */
+export function testEventBody(input: { deliveryId: string; at: Date }): string {
+  return JSON.stringify({ event: 'webhook.test', id: input.deliveryId, createdAt: input.at.toISOString() });
+}
