@@ -1,0 +1,148 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { WebhookUrlError } from '../../src/webhooks/url-guard.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+// Each test here runs its own database and app, tuned for what it checks, so no other worker takes its rows.
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(overrides: Parameters<typeof startTestApp>[1], tuning: Parameters<typeof startTestApp>[2]) {
+  const database = await createTestDatabase();
+  cleanups.push(() => database.destroy());
+  const app = await startTestApp(database, overrides, tuning);
+  cleanups.push(() => app.close());
+  return { database, app };
+}
+
+async function receiver(): Promise<WebhookReceiver> {
+  const started = await startWebhookReceiver();
+  cleanups.push(() => started.close());
+  return started;
+}
+
+async function subscriber(database: TestDatabase, app: TestApp, url: string) {
+  const owner = await createTestAccount(database.db, app);
+  await setWebhook(database.db, app.box, { accountId: owner.accountId, url, allowPrivate: true });
+  const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
+  return { owner, code: data!.data };
+}
+
+async function scan(app: TestApp, slug: string): Promise<number> {
+  return (await fetch(`${app.origin}/r/${slug}`, { redirect: 'manual', headers: { 'User-Agent': IPHONE } })).status;
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('per-account concurrency', () => {
+  it('a receiver that hangs holds only its account share of slots; other accounts are delivered meanwhile', async () => {
+    const { database, app } = await setup({}, {
+      webhooks: { timeouts: { connectMs: 1_000, totalMs: 30_000 }, worker: { concurrency: 10, perAccountConcurrency: 4, pollIntervalMs: 100 } },
+    });
+    const slow = await receiver();
+    slow.respondWith(() => 'hang');
+    const fast = await receiver();
+    const slowOne = await subscriber(database, app, slow.url);
+    const fastOne = await subscriber(database, app, fast.url);
+
+    await Promise.all(Array.from({ length: 40 }, () => scan(app, slowOne.code.slug)));
+    await slow.waitFor(4);
+    await Promise.all(Array.from({ length: 5 }, () => scan(app, fastOne.code.slug)));
+    // Without the per-account bound the hanging account would hold all 10 slots for 30 s.
+    await fast.waitFor(5, 5_000);
+    expect(slow.received).toHaveLength(4);
+  });
+});
+
+describe('disabling a failing endpoint', () => {
+  it('after 20 failed deliveries in a row (a success resets the count)', async () => {
+    const { database, app } = await setup({}, { webhooks: { retryPolicy: { delaysMs: [], jitter: (ms) => ms }, worker: { pollIntervalMs: 100 } } });
+    const target = await receiver();
+    const { owner, code } = await subscriber(database, app, target.url);
+    const endpoint = () => database.db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', owner.accountId).executeTakeFirstOrThrow();
+    const failedCount = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from webhook_deliveries where account_id = ${owner.accountId} and status = 'failed'`.execute(database.db)).rows[0]!.n);
+
+    target.respondWith(() => ({ status: 500 }));
+    for (let i = 0; i < 19; i++) await scan(app, code.slug);
+    await until(async () => (await failedCount()) === 19);
+    expect(await endpoint()).toMatchObject({ consecutive_failures: 19, disabled_at: null });
+
+    target.respondWith(() => ({ status: 200 }));
+    await scan(app, code.slug);
+    await until(async () => (await endpoint()).consecutive_failures === 0);
+
+    target.respondWith(() => ({ status: 500 }));
+    for (let i = 0; i < 20; i++) await scan(app, code.slug);
+    await until(async () => (await failedCount()) === 39);
+    const disabled = await endpoint();
+    expect(disabled.disabled_at).not.toBeNull();
+    expect(disabled.disabled_reason).toBe('20 deliveries in a row failed');
+    expect(disabled.consecutive_failures).toBe(20);
+  });
+});
+
+describe('private addresses', () => {
+  it('are refused at registration and again at connect time (a name that resolves to loopback)', async () => {
+    const { database, app } = await setup({ allowPrivateWebhookUrls: false }, { webhooks: { worker: { pollIntervalMs: 100 } } });
+    const target = await receiver();
+    const viaName = target.url.replace('127.0.0.1', 'localhost');
+    const owner = await createTestAccount(database.db, app);
+    await expect(setWebhook(database.db, app.box, { accountId: owner.accountId, url: viaName, allowPrivate: false })).rejects.toThrow(WebhookUrlError);
+    await expect(setWebhook(database.db, app.box, { accountId: owner.accountId, url: target.url, allowPrivate: false })).rejects.toThrow(
+      /must point to a public address/,
+    );
+
+    // Stored anyway (as if the name resolved publicly when it was registered, then was rebound to 127.0.0.1).
+    await setWebhook(database.db, app.box, { accountId: owner.accountId, url: viaName, allowPrivate: true });
+    const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
+    expect(await scan(app, data!.data.slug)).toBe(302);
+    await until(async () => {
+      const attempt = await database.db.selectFrom('webhook_attempts').selectAll().executeTakeFirst();
+      return attempt !== undefined;
+    });
+    const attempt = await database.db.selectFrom('webhook_attempts').selectAll().executeTakeFirstOrThrow();
+    expect(attempt.status_code).toBeNull();
+    expect(attempt.error).toMatch(/is not allowed\. Because, It is private IP address/);
+    expect(target.received).toHaveLength(0);
+  });
+});
+
+describe('shutdown', () => {
+  it('lets attempts in flight run until the grace period, then releases them for the next worker, uncounted', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.destroy());
+    const first = await startTestApp(database, {}, { webhooks: { timeouts: { connectMs: 1_000, totalMs: 30_000 }, worker: { pollIntervalMs: 100 } } });
+    const target = await receiver();
+    target.respondWith((_, index) => (index === 0 ? 'hang' : { status: 200 }));
+    const { code } = await subscriber(database, first, target.url);
+    await scan(first, code.slug);
+    const [request] = await target.waitFor(1);
+    const id = String(request!.headers['webhook-id']);
+
+    await first.close(); // the worker's grace period in test apps is 1 s
+    const released = await database.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(released).toMatchObject({ status: 'pending', claimed_by: null, attempt_count: 0 });
+    expect(released.next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now() + 1_000);
+    expect(await database.db.selectFrom('webhook_attempts').selectAll().execute()).toHaveLength(0);
+
+    const next = await startTestApp(database, {}, { webhooks: { worker: { pollIntervalMs: 100 } } });
+    cleanups.push(() => next.close());
+    const [, again] = await target.waitFor(2);
+    expect(again!.headers['webhook-id']).toBe(id);
+    await until(async () => (await database.db.selectFrom('webhook_deliveries').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status === 'succeeded');
+  });
+});

@@ -1,0 +1,316 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { rotateWebhookSecret, setWebhook } from '../../src/accounts/webhook-settings.js';
+import { getDelivery, redeliver } from '../../src/webhooks/delivery-service.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import { standardHeaders, startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+/** Retries in milliseconds instead of hours, no jitter: the schedule is injectable for exactly this. */
+const FAST_RETRIES = { delaysMs: [100, 100, 100], jitter: (ms: number) => ms };
+
+let database: TestDatabase;
+let app: TestApp;
+const receivers: WebhookReceiver[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await startTestApp(database, {}, {
+    webhooks: { retryPolicy: FAST_RETRIES, timeouts: { connectMs: 1_000, totalMs: 1_000 }, worker: { pollIntervalMs: 100 } },
+  });
+});
+afterAll(async () => {
+  await app?.close();
+  await database?.destroy();
+});
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+async function receiver(): Promise<WebhookReceiver> {
+  const started = await startWebhookReceiver();
+  receivers.push(started);
+  return started;
+}
+
+interface Subscriber {
+  owner: TestAccount;
+  secret: string;
+  code: { id: string; slug: string; name: string };
+}
+
+/** An account with a webhook pointing at `target` and one code. */
+async function subscriber(target: WebhookReceiver, on: TestApp = app): Promise<Subscriber> {
+  const owner = await createTestAccount(database.db, on);
+  const settings = await setWebhook(database.db, on.box, { accountId: owner.accountId, url: target.url, allowPrivate: true });
+  const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Spring poster', url: 'https://example.com/spring' } });
+  return { owner, secret: settings.secret!, code: data!.data };
+}
+
+async function scan(slug: string, on: TestApp = app, init: { method?: string; userAgent?: string } = {}): Promise<number> {
+  const response = await fetch(`${on.origin}/r/${slug}`, { method: init.method ?? 'GET', redirect: 'manual', headers: { 'User-Agent': init.userAgent ?? IPHONE } });
+  return response.status;
+}
+
+async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (accept(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function deliveryOf(request: { headers: Record<string, unknown> }) {
+  return getDelivery(database.db, String(request.headers['webhook-id']));
+}
+
+describe('scan.created delivery', () => {
+  it('sends one POST per human scan, signed so the spec receiver steps and Standard Webhooks both verify it', async () => {
+    const target = await receiver();
+    const { secret, code } = await subscriber(target);
+    expect(await scan(code.slug)).toBe(302);
+    const [request] = await target.waitFor(1);
+
+    expect(request!.method).toBe('POST');
+    expect(request!.path).toBe('/hooks');
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(request!.headers['x-service-event']).toBe('scan.created');
+    expect(request!.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
+    expect(verifyServiceSignature(request!.rawBody, request!.headers['x-service-signature'], secret)).toBe(true);
+    expect(verifyServiceSignature(request!.rawBody, request!.headers['x-service-signature'], `${secret}x`)).toBe(false);
+    // Standard Webhooks' own verifier (id, timestamp within 5 minutes, signature) accepts the same request.
+    expect(new Webhook(secret).verify(request!.rawBody, standardHeaders(request!))).toBeTruthy();
+
+    const body = JSON.parse(request!.rawBody.toString('utf8'));
+    expect(body).toEqual({
+      event: 'scan.created',
+      qrCodeId: code.id,
+      slug: code.slug,
+      name: 'Spring poster',
+      device: 'mobile',
+      os: 'iOS',
+      browser: 'Mobile Safari',
+      id: request!.headers['webhook-id'],
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    expect(Math.abs(Number(request!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
+
+    const delivery = await eventually(() => deliveryOf(request!), (d) => d.status === 'succeeded');
+    expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 1, event: 'scan.created', qrCodeId: code.id });
+    expect(delivery.body).toBe(request!.rawBody.toString('utf8'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(target.received).toHaveLength(1);
+  });
+
+  it('sends nothing for bots, HEAD requests, paused or deleted codes', async () => {
+    const target = await receiver();
+    const { owner, code } = await subscriber(target);
+    expect(await scan(code.slug, app, { userAgent: GOOGLEBOT })).toBe(302);
+    expect(await scan(code.slug, app, { method: 'HEAD' })).toBe(302);
+    await owner.client.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { active: false } });
+    expect(await scan(code.slug)).toBe(404);
+    await owner.client.DELETE('/qrcodes/{id}', { params: { path: { id: code.id } } });
+    expect(await scan(code.slug)).toBe(404);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(target.received).toHaveLength(0);
+    const rows = await database.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', owner.accountId).execute();
+    expect(rows).toHaveLength(0);
+  });
+
+  it('delivers a scan of a code paused, renamed and deleted afterwards, with the name and slug of the scan', async () => {
+    const target = await receiver();
+    target.respondWith(() => ({ status: 503 }));
+    const { owner, code } = await subscriber(target);
+    expect(await scan(code.slug)).toBe(302);
+    await target.waitFor(1);
+    await owner.client.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { name: 'Renamed', active: false } });
+    await owner.client.DELETE('/qrcodes/{id}', { params: { path: { id: code.id } } });
+    target.respondWith(() => ({ status: 200 }));
+    const requests = await target.waitFor(2);
+    const body = JSON.parse(requests[1]!.rawBody.toString('utf8'));
+    expect(body).toMatchObject({ qrCodeId: code.id, slug: code.slug, name: 'Spring poster' });
+  });
+});
+
+describe('retries', () => {
+  it('500, 500, then 200: the event arrives exactly three times with one webhook-id, every attempt logged', async () => {
+    const target = await receiver();
+    target.respondWith((_, index) => (index < 2 ? { status: 500, body: `boom ${index}` } : { status: 200, body: 'ok' }));
+    const { secret, code } = await subscriber(target);
+    await scan(code.slug);
+    const requests = await target.waitFor(3);
+    const delivery = await eventually(() => deliveryOf(requests[0]!), (d) => d.status === 'succeeded');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(target.received).toHaveLength(3);
+
+    expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect(new Set(requests.map((r) => r.rawBody.toString('hex'))).size).toBe(1);
+    for (const request of requests) {
+      expect(verifyServiceSignature(request.rawBody, request.headers['x-service-signature'], secret)).toBe(true);
+    }
+    expect(delivery.attemptCount).toBe(3);
+    expect(delivery.attempts.map((a) => [a.attemptNumber, a.statusCode, a.error, a.responseBody])).toEqual([
+      [1, 500, 'HTTP 500', 'boom 0'],
+      [2, 500, 'HTTP 500', 'boom 1'],
+      [3, 200, null, 'ok'],
+    ]);
+    for (const attempt of delivery.attempts) {
+      expect(attempt.url).toBe(target.url);
+      expect(attempt.latencyMs).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('times out a receiver that hangs, and retries', async () => {
+    const target = await receiver();
+    target.respondWith((_, index) => (index === 0 ? 'hang' : { status: 204 }));
+    const { code } = await subscriber(target);
+    await scan(code.slug);
+    const requests = await target.waitFor(2, 15_000);
+    expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
+    const delivery = await eventually(() => deliveryOf(requests[0]!), (d) => d.status === 'succeeded');
+    expect(delivery.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/timeout|timed out/i) });
+    expect(delivery.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(900);
+    expect(delivery.attempts[1]).toMatchObject({ statusCode: 204, error: null });
+  });
+
+  it('does not follow redirects; fails after the last attempt; a redelivery sends the same event again', async () => {
+    const elsewhere = await receiver();
+    const target = await receiver();
+    target.respondWith(() => ({ status: 302, headers: { Location: elsewhere.url } }));
+    const { owner, secret, code } = await subscriber(target);
+    await scan(code.slug);
+    const requests = await target.waitFor(4);
+    const failed = await eventually(() => deliveryOf(requests[0]!), (d) => d.status === 'failed');
+    expect(failed).toMatchObject({ status: 'failed', attemptCount: 4, lastStatusCode: 302 });
+    expect(failed.attempts.every((a) => a.statusCode === 302 && /redirects are not followed/.test(a.error!))).toBe(true);
+    expect(elsewhere.received).toHaveLength(0);
+
+    target.respondWith(() => ({ status: 200 }));
+    const queued = await redeliver(database.db, failed.id, owner.accountId);
+    expect(queued.status).toBe('pending');
+    const again = await target.waitFor(5);
+    expect(again[4]!.headers['webhook-id']).toBe(failed.id);
+    expect(again[4]!.rawBody.equals(requests[0]!.rawBody)).toBe(true);
+    expect(verifyServiceSignature(again[4]!.rawBody, again[4]!.headers['x-service-signature'], secret)).toBe(true);
+    const delivered = await eventually(() => getDelivery(database.db, failed.id), (d) => d.status === 'succeeded');
+    expect(delivered.attemptCount).toBe(5);
+  });
+
+  it('waits as long as Retry-After says on 429', async () => {
+    const target = await receiver();
+    target.respondWith((_, index) => (index === 0 ? { status: 429, headers: { 'Retry-After': '2' } } : { status: 200 }));
+    const { code } = await subscriber(target);
+    await scan(code.slug);
+    const requests = await target.waitFor(2, 10_000);
+    // The schedule says 100 ms; the receiver asked for 2 s.
+    expect(requests[1]!.receivedAt - requests[0]!.receivedAt).toBeGreaterThanOrEqual(1_900);
+  });
+
+  it('keeps only the first 2 KB of an answer in the log', async () => {
+    const target = await receiver();
+    target.respondWith(() => ({ status: 200, body: 'x'.repeat(50_000) }));
+    const { code } = await subscriber(target);
+    await scan(code.slug);
+    const [request] = await target.waitFor(1);
+    const delivery = await eventually(() => deliveryOf(request!), (d) => d.status === 'succeeded');
+    expect(delivery.attempts[0]!.responseBody).toBe('x'.repeat(2048));
+  });
+});
+
+describe('endpoint health', () => {
+  it('410 Gone fails the delivery and disables the endpoint; setting the webhook again re-enables it', async () => {
+    const target = await receiver();
+    target.respondWith(() => ({ status: 410 }));
+    const { owner, code } = await subscriber(target);
+    await scan(code.slug);
+    const [request] = await target.waitFor(1);
+    const delivery = await eventually(() => deliveryOf(request!), (d) => d.status === 'failed');
+    expect(delivery.attemptCount).toBe(1);
+    const endpoint = await database.db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', owner.accountId).executeTakeFirstOrThrow();
+    expect(endpoint.disabled_at).not.toBeNull();
+    expect(endpoint.disabled_reason).toBe('the receiver answered 410 Gone');
+
+    // While disabled, scans are still recorded but create no deliveries.
+    expect(await scan(code.slug)).toBe(302);
+    const deliveries = await database.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', owner.accountId).execute();
+    expect(deliveries).toHaveLength(1);
+
+    target.respondWith(() => ({ status: 200 }));
+    const settings = await setWebhook(database.db, app.box, { accountId: owner.accountId, url: target.url, allowPrivate: true });
+    expect(settings).toMatchObject({ enabled: true, disabledAt: null, consecutiveFailures: 0 });
+    await scan(code.slug);
+    await target.waitFor(2);
+  });
+});
+
+describe('signing secrets', () => {
+  it('are stored encrypted, bound to their account', async () => {
+    const target = await receiver();
+    const { owner, secret } = await subscriber(target);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const row = await database.db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', owner.accountId).executeTakeFirstOrThrow();
+    expect(row.secret_encrypted).not.toContain(secret.slice(6, 20));
+    expect(app.box.decrypt(row.secret_encrypted, owner.accountId)).toBe(secret);
+    expect(() => app.box.decrypt(row.secret_encrypted, 'acc_someone_else')).toThrow();
+  });
+
+  it('rotation: both secrets sign webhook-signature during the overlap; afterwards only the new one', async () => {
+    const target = await receiver();
+    const { owner, secret: oldSecret, code } = await subscriber(target);
+    const rotated = await rotateWebhookSecret(database.db, app.box, owner.accountId);
+    const newSecret = rotated.secret!;
+    expect(newSecret).not.toBe(oldSecret);
+    expect(rotated.previousSecretExpiresAt!.getTime() - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
+
+    await scan(code.slug);
+    const [during] = await target.waitFor(1);
+    expect(String(during!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(new Webhook(newSecret).verify(during!.rawBody, standardHeaders(during!))).toBeTruthy();
+    expect(new Webhook(oldSecret).verify(during!.rawBody, standardHeaders(during!))).toBeTruthy();
+    // The spec's header carries one signature: the new secret's.
+    expect(verifyServiceSignature(during!.rawBody, during!.headers['x-service-signature'], newSecret)).toBe(true);
+    expect(verifyServiceSignature(during!.rawBody, during!.headers['x-service-signature'], oldSecret)).toBe(false);
+
+    // The overlap ends (moved into the past rather than waiting 24 h).
+    await database.db
+      .updateTable('webhook_endpoints')
+      .set({ previous_secret_expires_at: new Date(Date.now() - 1_000) })
+      .where('account_id', '=', owner.accountId)
+      .execute();
+    await scan(code.slug);
+    const [, after] = await target.waitFor(2);
+    expect(String(after!.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(new Webhook(newSecret).verify(after!.rawBody, standardHeaders(after!))).toBeTruthy();
+    expect(() => new Webhook(oldSecret).verify(after!.rawBody, standardHeaders(after!))).toThrow();
+  });
+});
+
+describe('workers', () => {
+  it('two instances with a worker each deliver every event once', async () => {
+    const second = await startTestApp(database, {}, { webhooks: { retryPolicy: FAST_RETRIES, worker: { pollIntervalMs: 100 } } });
+    try {
+      const target = await receiver();
+      const { code } = await subscriber(target);
+      const scans = 200;
+      const statuses = await Promise.all(Array.from({ length: scans }, (_, i) => scan(code.slug, i % 2 ? second : app)));
+      expect(statuses.every((s) => s === 302)).toBe(true);
+      await target.waitFor(scans, 20_000);
+      await new Promise((r) => setTimeout(r, 500));
+      const ids = target.received.map((r) => String(r.headers['webhook-id']));
+      expect(ids).toHaveLength(scans);
+      expect(new Set(ids).size).toBe(scans);
+      const workersUsed = await database.db
+        .selectFrom('webhook_deliveries')
+        .select('status')
+        .where('id', 'in', ids)
+        .execute();
+      expect(workersUsed.every((d) => d.status === 'succeeded')).toBe(true);
+      expect(app.webhooks!.worker.stats.succeeded + second.webhooks!.worker.stats.succeeded).toBeGreaterThanOrEqual(scans);
+    } finally {
+      await second.close();
+    }
+  });
+});
