@@ -8,7 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { rawRequest, startTestApp, type TestApp } from '../support/test-app.js';
+import { createClient } from '../../sdk/src/index.js';
+import { createAccount } from '../../src/accounts/account-service.js';
+import { createApiKey } from '../../src/accounts/api-keys.js';
+import { rawRequest, startTestApp, TEST_WEBHOOK_SECRET_KEY, type TestApp } from '../support/test-app.js';
+import { startWebhookReceiver, verifyServiceSignature } from '../support/webhook-receiver.js';
 
 const execFile = promisify(execFileCallback);
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -51,8 +55,14 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    app = await startTestApp(database);
-    env = { ...process.env, DATABASE_URL: database.connectionString };
+    // No worker in the app: deliveries wait for the CLI, so what it prints is deterministic.
+    app = await startTestApp(database, { webhookWorker: false });
+    env = {
+      ...process.env,
+      DATABASE_URL: database.connectionString,
+      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY.toString('base64'),
+      ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+    };
   });
   afterAll(async () => {
     await app?.close();
@@ -62,6 +72,12 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
   async function countAccounts(): Promise<number> {
     const row = await database.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /** For tests about other commands: the account and key made directly, without two CLI runs. */
+  async function accountWithKey(): Promise<{ accountId: string; key: string }> {
+    const account = await createAccount(database.db, { name: 'Acme', plan: 'business' });
+    return { accountId: account.id, key: (await createApiKey(database.db, account.id)).key };
   }
 
   async function createAccountWithKey(): Promise<{ accountId: string; keyId: string; key: string }> {
@@ -175,6 +191,98 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
     expect(await countAccounts()).toBe(before);
+  });
+
+  it('sets a webhook (issuing a whsec_ secret once), shows it without the secret, rotates the secret', async () => {
+    const { accountId } = await accountWithKey();
+    const set = await runCliJson(['webhook', 'set', '--account', accountId, '--url', 'https://hooks.example.com/qroute'], env);
+    expect(set).toMatchObject({ accountId, url: 'https://hooks.example.com/qroute', secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/), enabled: true });
+    const moved = await runCliJson(['webhook', 'set', '--account', accountId, '--url', 'https://hooks.example.com/v2'], env);
+    expect(moved).toMatchObject({ url: 'https://hooks.example.com/v2', secret: set.secret });
+    const shown = await runCliJson(['webhook', 'show', '--account', accountId], env);
+    expect(shown).toMatchObject({ url: 'https://hooks.example.com/v2', enabled: true, previousSecretExpiresAt: null });
+    expect(shown).not.toHaveProperty('secret');
+    const rotated = await runCliJson(['webhook', 'rotate-secret', '--account', accountId], env);
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(set.secret);
+    expect(Date.parse(rotated.previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23 * 3_600_000);
+  });
+
+  it.each([
+    ['another scheme', 'ftp://hooks.example.com/x', /must use http or https/],
+    ['credentials', 'https://user:pass@hooks.example.com/x', /must not carry credentials/],
+    ['a relative URL', '/hooks', /must be an absolute http\(s\) URL/],
+    ['a loopback address', 'http://127.0.0.1:9/x', /must point to a public address; 127\.0\.0\.1 is 127\.0\.0\.1/],
+    ['the cloud metadata address', 'http://169.254.169.254/latest', /must point to a public address/],
+  ])('refuses a webhook URL with %s', async (_label, url, message) => {
+    const { accountId } = await accountWithKey();
+    const result = await runCli(['webhook', 'set', '--account', accountId, '--url', url], { ...env, ALLOW_PRIVATE_WEBHOOK_URLS: 'false' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('needs WEBHOOK_SECRET_KEY with DATABASE_URL for webhook commands only', async () => {
+    const { accountId } = await accountWithKey();
+    const withoutKey = { ...env, WEBHOOK_SECRET_KEY: '' };
+    const result = await runCli(['webhook', 'set', '--account', accountId, '--url', 'https://hooks.example.com/'], withoutKey);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/WEBHOOK_SECRET_KEY is required when DATABASE_URL is set/);
+    expect((await runCli(['accounts', 'show', '--id', accountId], withoutKey)).code).toBe(0);
+  });
+
+  it('lists deliveries, redelivers one from the CLI and sends a test event, each verifiable by the receiver', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const { accountId, key } = await accountWithKey();
+      const { secret } = await runCliJson(['webhook', 'set', '--account', accountId, '--url', receiver.url], env);
+      const client = createClient({ baseUrl: app.apiUrl, apiKey: key });
+      const { data } = await client.POST('/qrcodes', { body: { name: 'Flyer', url: 'https://example.com/' } });
+      await fetch(`${app.origin}/r/${data!.data.slug}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/126.0 Mobile' } });
+
+      const pending = await runCliJson(['webhook', 'deliveries', '--account', accountId, '--status', 'pending'], env);
+      expect(pending.data).toHaveLength(1);
+      expect(pending.data[0]).toMatchObject({ event: 'scan.created', status: 'pending', attemptCount: 0, qrCodeId: data!.data.id });
+      expect(pending.nextCursor).toBeNull();
+
+      const outcome = await runCliJson(['webhook', 'redeliver', '--id', pending.data[0].id], env);
+      expect(outcome).toMatchObject({ deliveryId: pending.data[0].id, attemptNumber: 1, status: 'succeeded', statusCode: 204 });
+      expect(receiver.received).toHaveLength(1);
+      expect(verifyServiceSignature(receiver.received[0]!.rawBody, receiver.received[0]!.headers['x-service-signature'], secret)).toBe(true);
+      expect(receiver.received[0]!.rawBody.toString()).toBe(pending.data[0].body);
+
+      const detail = await runCliJson(['webhook', 'delivery', '--id', pending.data[0].id], env);
+      expect(detail).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+      expect(detail.attempts).toEqual([
+        { attemptNumber: 1, startedAt: expect.stringMatching(ISO_UTC), url: receiver.url, statusCode: 204, latencyMs: expect.any(Number), error: null, responseBody: '' },
+      ]);
+      expect((await runCliJson(['webhook', 'deliveries', '--account', accountId, '--status', 'failed'], env)).data).toEqual([]);
+
+      receiver.respondWith(() => ({ status: 500, body: 'not today' }));
+      const test = await runCliJson(['webhook', 'test', '--account', accountId], env);
+      expect(test).toMatchObject({ attemptNumber: 1, status: 'failed', statusCode: 500, error: 'HTTP 500' });
+      const sent = receiver.received[1]!;
+      expect(sent.headers['x-service-event']).toBe('webhook.test');
+      expect(JSON.parse(sent.rawBody.toString())).toEqual({ event: 'webhook.test', id: test.deliveryId, createdAt: expect.stringMatching(ISO_UTC) });
+      expect(verifyServiceSignature(sent.rawBody, sent.headers['x-service-signature'], secret)).toBe(true);
+      const failed = await runCliJson(['webhook', 'deliveries', '--account', accountId, '--status', 'failed'], env);
+      expect(failed.data.map((d: { id: string }) => d.id)).toEqual([test.deliveryId]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it.each([
+    ['an unknown delivery', ['webhook', 'redeliver', '--id', 'whd_00000000000000000000000000'], /^error: no webhook delivery with id whd_00000000000000000000000000\n$/],
+    ['an account without a webhook', ['webhook', 'show', '--account', 'ACCOUNT'], /has no webhook; set one with: webhook set/],
+    ['a bad --status', ['webhook', 'deliveries', '--account', 'ACCOUNT', '--status', 'lost'], /--status must be one of pending, succeeded, failed/],
+    ['an unknown webhook command', ['webhook', 'frobnicate'], /unknown command "webhook frobnicate"/],
+  ])('webhook commands exit non-zero with a message for %s', async (_label, args, message) => {
+    const { accountId } = await accountWithKey();
+    const result = await runCli(args.map((a) => (a === 'ACCOUNT' ? accountId : a)), env);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
   });
 
   it.each([
