@@ -134,8 +134,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the webhook settings
+         * @description The account's webhook endpoint and its health. The URL and the secret are set by an operator or in the
+         *     dashboard (admin CLI `webhook set`, `webhook rotate-secret`), never through this API, and the secret is
+         *     never shown here. An endpoint is disabled after `410 Gone` or 20 failed deliveries in a row; while it is
+         *     disabled, scans create no deliveries. Setting the webhook again re-enables it.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook deliveries
+         * @description The account's deliveries, newest first, with cursor pagination like `GET /qrcodes`. Each delivery is one
+         *     event; `attemptCount` says how often it was sent. Use `status=failed` to find what to redeliver after an
+         *     outage of your receiver.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A delivery's id (also its `webhook-id`). Any value that does not name a delivery of the calling account is `404 not_found`.
+                 * @example whd_01JD3Z9A2B3C4D5E6F7G8H9J0K
+                 */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a webhook delivery
+         * @description One delivery with every attempt (time, answer status, latency, error, first 2 KB of the answer).
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A delivery's id (also its `webhook-id`). Any value that does not name a delivery of the calling account is `404 not_found`.
+                 * @example whd_01JD3Z9A2B3C4D5E6F7G8H9J0K
+                 */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a webhook
+         * @description Queues the delivery to be sent again now, with the same `webhook-id` and the same body bytes, so a
+         *     receiver that de-duplicates on `webhook-id` (or the payload's `id`) can tell it is the same event. A
+         *     finished delivery gets one more attempt (no new retry series); a pending one is simply made due now.
+         *     Counts as a write for the rate limit.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "scan.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * scan.created: a code was scanned
+         * @description Sent to the account's webhook URL for every scan by a person (bots, link previews, `HEAD` requests and
+         *     scans of paused or deleted codes send nothing). A scan that happened is delivered even if its code is
+         *     paused, renamed or deleted afterwards; `name` and `slug` are those at the time of the scan.
+         *
+         *     Answer with any `2xx` within 15 seconds. Anything else (including `3xx`, which is never followed, and a
+         *     timeout) is retried about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h later (±10 %), then the
+         *     delivery is `failed`. On `429` or `503` a `Retry-After` replaces the scheduled delay (up to 24 h).
+         *     `410 Gone` stops the delivery and disables the endpoint. Delivery is at least once and unordered:
+         *     de-duplicate on `webhook-id` (equal to the body's `id`).
+         *
+         *     **Verify before parsing**: compute HMAC-SHA256 over the raw body bytes with the webhook secret (the
+         *     whole `whsec_…` string as UTF-8) as the key, encode it as lowercase hex, and compare it with
+         *     `X-Service-Signature` in constant time, after checking the lengths are equal. Reject on mismatch.
+         */
+        post: operations["scanCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -217,15 +350,148 @@ export interface components {
              * @description Time of the scan, ISO 8601 UTC with milliseconds.
              */
             createdAt: string;
-            /**
-             * @description Device class of the scanner.
-             * @enum {string}
-             */
-            device: "mobile" | "tablet" | "desktop" | "smarttv" | "console" | "wearable" | "embedded" | "unknown";
+            device: components["schemas"]["Device"];
             /** @description Operating system name as detected from the user agent (for example `iOS`, `Android`, `Windows`, `macOS`), or `unknown`. */
             os: string;
             /** @description Browser name as detected from the user agent (for example `Mobile Safari`, `Chrome`, `Edge`, `Firefox`), or `unknown`. */
             browser: string;
+        };
+        /**
+         * @description Device class of the scanner.
+         * @enum {string}
+         */
+        Device: "mobile" | "tablet" | "desktop" | "smarttv" | "console" | "wearable" | "embedded" | "unknown";
+        /**
+         * @description A delivery's id; the same value is the `webhook-id` header and the payload's `id`.
+         * @example whd_01JD3Z9A2B3C4D5E6F7G8H9J0K
+         */
+        WebhookDeliveryId: string;
+        /**
+         * @description `pending`: waiting for its next attempt (or being sent). `succeeded`: a 2xx answer arrived within 15 s.
+         *     `failed`: every attempt failed, or the receiver answered `410 Gone`.
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
+        Webhook: {
+            /**
+             * Format: uri
+             * @description Where `scan.created` events are POSTed.
+             */
+            url: string;
+            /** @description `false` once the endpoint was disabled; scans then create no deliveries. */
+            enabled: boolean;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /** @description Why it was disabled (`the receiver answered 410 Gone`, `20 deliveries in a row failed`). */
+            disabledReason: string | null;
+            /**
+             * Format: date-time
+             * @description During a secret rotation, until when `webhook-signature` also carries the previous secret's signature.
+             */
+            previousSecretExpiresAt: string | null;
+            /** @description Deliveries failed in a row since the last success; 20 disables the endpoint. */
+            consecutiveFailures: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookEnvelope: {
+            data: components["schemas"]["Webhook"];
+        };
+        WebhookDelivery: {
+            id: components["schemas"]["WebhookDeliveryId"];
+            /** @enum {string} */
+            event: "scan.created" | "webhook.test";
+            /** @description The scanned code; `null` for test events. */
+            qrCodeId: components["schemas"]["QrCodeId"] | null;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            attemptCount: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; `null` unless `pending`.
+             */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            lastAttemptAt: string | null;
+            /** @description HTTP status of the last answer; `null` when none arrived (timeout, refused connection). */
+            lastStatusCode: number | null;
+            /** @description Why the last attempt failed; `null` after a success. */
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it `succeeded` or `failed`.
+             */
+            completedAt: string | null;
+            /** @description The body sent, parsed (the bytes are identical on every attempt). */
+            payload: components["schemas"]["ScanCreatedEvent"] | components["schemas"]["WebhookTestEvent"];
+        };
+        WebhookAttempt: {
+            attemptNumber: number;
+            /** Format: date-time */
+            startedAt: string;
+            /** @description The URL this attempt was sent to. */
+            url: string;
+            statusCode: number | null;
+            latencyMs: number;
+            error: string | null;
+            /** @description The first 2 KB of the receiver's answer. */
+            responseBody: string | null;
+        };
+        WebhookDeliveryEnvelope: {
+            data: components["schemas"]["WebhookDelivery"];
+        };
+        WebhookDeliveryWithAttempts: {
+            data: components["schemas"]["WebhookDelivery"];
+            /** @description Every attempt, oldest first. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookDeliveryPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description Pass as `cursor` for the next page; `null` on the last page. */
+            nextCursor: components["schemas"]["WebhookDeliveryId"] | null;
+        };
+        /**
+         * @description The body of a `scan.created` webhook. The first seven fields are the spec's; `id` and `createdAt` are
+         *     additions. Fields may be added in future, never removed: ignore fields you do not know.
+         * @example {
+         *       "event": "scan.created",
+         *       "qrCodeId": "qr_01JD3Z8Q4V6N1X2Y3Z4A5B6C7D",
+         *       "slug": "7K3M9QXD",
+         *       "name": "Spring poster",
+         *       "device": "mobile",
+         *       "os": "iOS",
+         *       "browser": "Mobile Safari",
+         *       "id": "whd_01JD3Z9A2B3C4D5E6F7G8H9J0K",
+         *       "createdAt": "2026-11-22T10:20:01.517Z"
+         *     }
+         */
+        ScanCreatedEvent: {
+            /** @constant */
+            event: "scan.created";
+            qrCodeId: components["schemas"]["QrCodeId"];
+            slug: components["schemas"]["Slug"];
+            /** @description The code's name when it was scanned. */
+            name: string;
+            device: components["schemas"]["Scan"]["device"];
+            os: string;
+            browser: string;
+            id: components["schemas"]["WebhookDeliveryId"];
+            /**
+             * Format: date-time
+             * @description When the scan happened.
+             */
+            createdAt: string;
+        };
+        /** @description Sent by the admin CLI's `webhook test`, to check reachability and signatures. Not a scan. */
+        WebhookTestEvent: {
+            /** @constant */
+            event: "webhook.test";
+            id: components["schemas"]["WebhookDeliveryId"];
+            /** Format: date-time */
+            createdAt: string;
         };
         ScanList: {
             /** @description Lifetime number of scans of the code. */
@@ -237,7 +503,7 @@ export interface components {
          * @description Stable, machine-readable error code. Branch on it; messages may be reworded.
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "api_not_available_on_plan" | "invalid_body" | "invalid_query" | "invalid_header" | "body_too_large" | "plan_limit_reached" | "not_found" | "method_not_allowed" | "idempotency_key_reused" | "rate_limited" | "internal_error";
+        ErrorCode: "invalid_api_key" | "api_not_available_on_plan" | "invalid_body" | "invalid_query" | "invalid_header" | "body_too_large" | "plan_limit_reached" | "not_found" | "method_not_allowed" | "idempotency_key_reused" | "delivery_in_progress" | "rate_limited" | "internal_error";
         FieldError: {
             /**
              * @description Where the problem is, as a JSON pointer into the request (`/body/url`, `/query/limit`).
@@ -473,6 +739,65 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The account has no webhook set. */
+        WebhookNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "No webhook is set for this account.",
+                 *         "requestId": "9f1c2e4a-51d8-4c43-a8a5-0c8b8d7b0f11"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No delivery with that id exists on this account. */
+        DeliveryNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "No webhook delivery with this id.",
+                 *         "requestId": "9f1c2e4a-51d8-4c43-a8a5-0c8b8d7b0f11"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The delivery is being sent right now; ask again once that attempt is recorded. */
+        DeliveryInProgress: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "delivery_in_progress",
+                 *         "message": "This delivery is being attempted right now; try again in a few seconds.",
+                 *         "requestId": "9f1c2e4a-51d8-4c43-a8a5-0c8b8d7b0f11"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An unexpected failure. Nothing internal is revealed; the request id leads to the server's log line. */
         InternalError: {
             headers: {
@@ -507,6 +832,11 @@ export interface components {
          *     `400 invalid_query`; the id of a code deleted since still works.
          */
         Cursor: components["schemas"]["QrCodeId"];
+        /**
+         * @description A delivery's id (also its `webhook-id`). Any value that does not name a delivery of the calling account is `404 not_found`.
+         * @example whd_01JD3Z9A2B3C4D5E6F7G8H9J0K
+         */
+        WebhookDeliveryId: string;
         /** @description Any unique string of 1 to 255 printable ASCII characters (a UUID is a good choice). Remembered for 24 hours per account. */
         IdempotencyKey: string;
     };
@@ -804,6 +1134,180 @@ export interface operations {
             403: components["responses"]["ApiNotAvailableOnPlan"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["ApiNotAvailableOnPlan"];
+            404: components["responses"]["WebhookNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in this state. */
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+                /** @description Page size, 1 to 100. Anything else is `400 invalid_query`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. */
+                cursor?: components["schemas"]["WebhookDeliveryId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["InvalidQuery"];
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["ApiNotAvailableOnPlan"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A delivery's id (also its `webhook-id`). Any value that does not name a delivery of the calling account is `404 not_found`.
+                 * @example whd_01JD3Z9A2B3C4D5E6F7G8H9J0K
+                 */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery and its attempts, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryWithAttempts"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["ApiNotAvailableOnPlan"];
+            404: components["responses"]["DeliveryNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A delivery's id (also its `webhook-id`). Any value that does not name a delivery of the calling account is `404 not_found`.
+                 * @example whd_01JD3Z9A2B3C4D5E6F7G8H9J0K
+                 */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; a worker sends it within moments. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryEnvelope"];
+                };
+            };
+            401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["ApiNotAvailableOnPlan"];
+            404: components["responses"]["DeliveryNotFound"];
+            409: components["responses"]["DeliveryInProgress"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    scanCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, `scan.created` (or `webhook.test` for a test event). */
+                "X-Service-Event": "scan.created" | "webhook.test";
+                /** @description Lowercase hex HMAC-SHA256 of the raw body, keyed with the current secret's UTF-8 bytes. */
+                "X-Service-Signature": string;
+                /** @description Standard Webhooks message id; the same on every retry and redelivery of this event. */
+                "webhook-id": components["schemas"]["WebhookDeliveryId"];
+                /** @description Standard Webhooks timestamp of this attempt (Unix seconds); reject old ones to stop replays. */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks signatures, space-separated `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+                 *     keyed with the base64-decoded part of the secret after `whsec_`. During the 24 hours after a secret
+                 *     rotation, two signatures are listed: the new secret's and the previous one's.
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScanCreatedEvent"] | components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` within 15 seconds marks the delivery `succeeded`; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone; the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else is retried on the schedule. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

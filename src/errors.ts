@@ -37,6 +37,10 @@ export const errors = {
   planLimitReached: (limit: number, used: number) =>
     new ApiError(402, 'plan_limit_reached', `The account has reached its limit of ${limit} dynamic codes.`, { limit, used }),
   notFound: (what = 'No QR code with this id.') => new ApiError(404, 'not_found', what),
+  webhookNotFound: () => new ApiError(404, 'not_found', 'No webhook is set for this account.'),
+  deliveryNotFound: () => new ApiError(404, 'not_found', 'No webhook delivery with this id.'),
+  deliveryInProgress: () =>
+    new ApiError(409, 'delivery_in_progress', 'This delivery is being attempted right now; try again in a few seconds.'),
   methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'This method is not allowed on this path.'),
   idempotencyKeyReused: () =>
     new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body.'),

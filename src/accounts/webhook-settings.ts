@@ -11,7 +11,7 @@ export const ROTATION_OVERLAP_HOURS = 24;
 export interface WebhookSettings {
   accountId: string;
   url: string;
-  /** Present only where the caller asked for it (the admin CLI); the API never shows it. */
+  /** Only in what `setWebhook` and `rotateWebhookSecret` return (the admin CLI); the API never shows it. */
   secret?: string;
   enabled: boolean;
   disabledAt: Date | null;
@@ -54,7 +54,7 @@ export async function setWebhook(
     )
     .returningAll()
     .executeTakeFirstOrThrow();
-  return present(row, box, { revealSecret: true });
+  return present(row, box.decrypt(row.secret_encrypted, row.account_id));
 }
 
 /**
@@ -74,17 +74,13 @@ export async function rotateWebhookSecret(db: Db, box: SecretBox, accountId: str
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new WebhookNotConfiguredError(accountId);
-  return present(row, box, { revealSecret: true });
+  return present(row, box.decrypt(row.secret_encrypted, row.account_id));
 }
 
-export async function getWebhook(
-  db: Db,
-  box: SecretBox,
-  accountId: string,
-  options: { revealSecret: boolean },
-): Promise<WebhookSettings | undefined> {
+/** The settings without the secret (which only `setWebhook` and `rotateWebhookSecret` reveal). */
+export async function getWebhook(db: Db, accountId: string): Promise<WebhookSettings | undefined> {
   const row = await db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).executeTakeFirst();
-  return row && present(row, box, options);
+  return row && present(row);
 }
 
 /** Removes the webhook; deliveries still pending are failed (with a reason) rather than left waiting forever. */
@@ -114,14 +110,13 @@ function present(
     created_at: Date;
     updated_at: Date;
   },
-  box: SecretBox,
-  options: { revealSecret: boolean },
+  secret?: string,
 ): WebhookSettings {
   const overlapActive = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > new Date();
   return {
     accountId: row.account_id,
     url: row.url,
-    ...(options.revealSecret && { secret: box.decrypt(row.secret_encrypted, row.account_id) }),
+    ...(secret !== undefined && { secret }),
     enabled: row.disabled_at === null,
     disabledAt: row.disabled_at,
     disabledReason: row.disabled_reason,

@@ -21,3 +21,6 @@ export type ResponseBody<Op extends OperationId, Status extends number> = operat
 
 export type ApiQrCode = components['schemas']['QrCode'];
 export type ApiScan = components['schemas']['Scan'];
+export type ApiWebhook = components['schemas']['Webhook'];
+export type ApiWebhookDelivery = components['schemas']['WebhookDelivery'];
+export type ApiWebhookAttempt = components['schemas']['WebhookAttempt'];

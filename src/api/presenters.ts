@@ -1,5 +1,7 @@
 import type { QrCode, Scan } from '../codes/qr-code-service.js';
-import type { ApiQrCode, ApiScan } from './contract.js';
+import type { WebhookSettings } from '../accounts/webhook-settings.js';
+import type { Attempt, Delivery } from '../webhooks/delivery-service.js';
+import type { ApiQrCode, ApiScan, ApiWebhook, ApiWebhookAttempt, ApiWebhookDelivery } from './contract.js';
 
 /** The API shape of a code. `shortUrl` depends on where this instance is reachable, so it is built here. */
 export function presentQrCode(code: QrCode, siteUrl: string): ApiQrCode {
@@ -18,4 +20,39 @@ export function presentQrCode(code: QrCode, siteUrl: string): ApiQrCode {
 
 export function presentScan(scan: Scan): ApiScan {
   return { createdAt: scan.createdAt.toISOString(), device: scan.device as ApiScan['device'], os: scan.os, browser: scan.browser };
+}
+
+/** Webhook settings as integrators see them: never the secret. */
+export function presentWebhook(settings: WebhookSettings): ApiWebhook {
+  return {
+    url: settings.url,
+    enabled: settings.enabled,
+    disabledAt: settings.disabledAt?.toISOString() ?? null,
+    disabledReason: settings.disabledReason,
+    previousSecretExpiresAt: settings.previousSecretExpiresAt?.toISOString() ?? null,
+    consecutiveFailures: settings.consecutiveFailures,
+    createdAt: settings.createdAt.toISOString(),
+    updatedAt: settings.updatedAt.toISOString(),
+  };
+}
+
+export function presentDelivery(delivery: Delivery): ApiWebhookDelivery {
+  return {
+    id: delivery.id,
+    event: delivery.event as ApiWebhookDelivery['event'],
+    qrCodeId: delivery.qrCodeId,
+    status: delivery.status,
+    attemptCount: delivery.attemptCount,
+    nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
+    lastAttemptAt: delivery.lastAttemptAt?.toISOString() ?? null,
+    lastStatusCode: delivery.lastStatusCode,
+    lastError: delivery.lastError,
+    createdAt: delivery.createdAt.toISOString(),
+    completedAt: delivery.completedAt?.toISOString() ?? null,
+    payload: JSON.parse(delivery.body) as ApiWebhookDelivery['payload'],
+  };
+}
+
+export function presentAttempt(attempt: Attempt): ApiWebhookAttempt {
+  return { ...attempt, startedAt: attempt.startedAt.toISOString() };
 }

@@ -9,6 +9,10 @@ import { getQrCode } from './operations/get-qr-code.js';
 import { getQrCodeImage } from './operations/get-qr-code-image.js';
 import { listQrCodeScans } from './operations/list-qr-code-scans.js';
 import { listQrCodes } from './operations/list-qr-codes.js';
+import { getWebhook } from './operations/get-webhook.js';
+import { getWebhookDelivery } from './operations/get-webhook-delivery.js';
+import { listWebhookDeliveries } from './operations/list-webhook-deliveries.js';
+import { redeliverWebhookDelivery } from './operations/redeliver-webhook-delivery.js';
 import { updateQrCode } from './operations/update-qr-code.js';
 import { limitWrites } from './rate-limit.js';
 
@@ -41,5 +45,9 @@ export function createApiRouter(deps: ApiDependencies): Router {
   router.delete('/qrcodes/:id', deleteQrCode(deps));
   router.get('/qrcodes/:id/scans', listQrCodeScans(deps));
   router.get('/qrcodes/:id/image', getQrCodeImage(deps));
+  router.get('/webhook', getWebhook(deps));
+  router.get('/webhook/deliveries', listWebhookDeliveries(deps));
+  router.get('/webhook/deliveries/:deliveryId', getWebhookDelivery(deps));
+  router.post('/webhook/deliveries/:deliveryId/redeliver', redeliverWebhookDelivery(deps));
   return router;
 }

@@ -38,7 +38,7 @@ export async function runWebhookCommand(context: CommandContext, action: string,
     case 'show': {
       const accountId = required(flags, 'account');
       await getAccount(context.db, accountId);
-      const settings = await getWebhook(context.db, await context.secretBox(), accountId, { revealSecret: false });
+      const settings = await getWebhook(context.db, accountId);
       if (!settings) throw new WebhookNotConfiguredError(accountId);
       return settings;
     }

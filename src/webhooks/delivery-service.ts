@@ -4,7 +4,7 @@ import { WebhookNotConfiguredError } from '../accounts/webhook-settings.js';
 import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
 import type { Db } from '../db/schema/index.js';
 import type { DeliveryStatus } from '../db/schema/webhooks.js';
-import { newId } from '../ids.js';
+import { idPattern, newId } from '../ids.js';
 import { attemptDelivery, type AttemptOutcome, type DeliveryDependencies } from './delivery-attempt.js';
 import type { ClaimedDelivery } from './outbox.js';
 import { testEventBody } from './payload.js';
@@ -85,6 +85,7 @@ export async function listDeliveries(
 
 /** One delivery with every attempt, oldest first; scoped to `accountId` when given (the API), any for the CLI. */
 export async function getDelivery(db: Db, deliveryId: string, accountId?: string): Promise<Delivery & { accountId: string; attempts: Attempt[] }> {
+  assertDeliveryId(deliveryId);
   let query = db.selectFrom('webhook_deliveries').select([...DELIVERY_COLUMNS, 'account_id']).where('id', '=', deliveryId);
   if (accountId) query = query.where('account_id', '=', accountId);
   const row = await query.executeTakeFirst();
@@ -115,6 +116,7 @@ export async function getDelivery(db: Db, deliveryId: string, accountId?: string
  * delivery gets one more attempt (no new retry series); a pending one is simply made due now.
  */
 export async function redeliver(db: Db, deliveryId: string, accountId?: string): Promise<Delivery> {
+  assertDeliveryId(deliveryId);
   const row = await sql<Record<(typeof DELIVERY_COLUMNS)[number], never>>`
     with queued as (
       update webhook_deliveries set
@@ -144,6 +146,7 @@ export async function attemptNow(
   const claimer = `cli-${randomBytes(6).toString('hex')}`;
   let deliveryId: string;
   if ('deliveryId' in target) {
+    assertDeliveryId(target.deliveryId);
     deliveryId = target.deliveryId;
   } else {
     const accountId = target.testForAccount;
@@ -174,6 +177,13 @@ export async function attemptNow(
     throw endpoint ? new DeliveryInFlightError(deliveryId) : new WebhookNotConfiguredError(existing.accountId);
   }
   return (await attemptDelivery(deps, delivery, { workerId: claimer }))!;
+}
+
+const DELIVERY_ID = idPattern('whd');
+
+/** Anything that is not a delivery id cannot name one (and must not reach SQL: a NUL byte is a PostgreSQL error). */
+function assertDeliveryId(deliveryId: string): void {
+  if (!DELIVERY_ID.test(deliveryId)) throw new DeliveryNotFoundError(deliveryId);
 }
 
 function toDelivery(row: {
