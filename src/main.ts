@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const redirect = createRedirect({ db: database.db, connectionString: database.connectionString, logger });
   await redirect.start();
   const webhooks = config.webhookWorker
-    ? createWebhookDelivery({ db: database.db, connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger })
+    ? createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger })
     : undefined;
   await webhooks?.start();
   const server = await listen(createRequestListener(app, redirect.handler), config.port);

@@ -25,7 +25,6 @@ async function main(): Promise<void> {
   // Like the CLI: reuse a running server's embedded database, and stop it on exit only if started here.
   const database = await openDatabase(config, { logger: logger.child({ part: 'db' }), stopEmbedded: 'if-started-here' });
   const webhooks = createWebhookDelivery({
-    db: database.db,
     connectionString: database.connectionString,
     box,
     allowPrivateWebhookUrls: config.allowPrivateWebhookUrls,

@@ -1,6 +1,7 @@
 /**
  * The load generator, in its own process so it does not share an event loop with either server.
- * Usage: tsx scripts/bench/load.ts <url> <connections> <seconds>; prints one JSON line with the results.
+ * Usage: tsx scripts/bench/load.ts <url> <connections> <seconds> [requests per second, all connections together];
+ * prints one JSON line with the results.
  */
 import autocannon from 'autocannon';
 
@@ -14,11 +15,12 @@ const USER_AGENTS = [
   'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
 ];
 
-const [url, connections, seconds] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4])];
+const [url, connections, seconds, rate] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5] ?? 0)];
 const result = await autocannon({
   url,
   connections,
   duration: seconds,
+  ...(rate > 0 && { overallRate: rate }),
   requests: USER_AGENTS.map((ua) => ({ method: 'GET', headers: { 'user-agent': ua } })),
 });
 const statusCounts: Record<string, number> = {};

@@ -10,10 +10,24 @@ const INT8_OID = 20;
  * A Kysely instance over its own pg pool. Type parsers are set on this pool only (no process-wide pg state):
  * bigint counters come back as numbers, which is exact up to 2^53 scans.
  */
-export function createDatabase(connectionString: string, options: { logger: Logger; maxConnections?: number }): Database {
+export function createDatabase(
+  connectionString: string,
+  options: {
+    logger: Logger;
+    maxConnections?: number;
+    /**
+     * `synchronous_commit = off` on this pool's sessions: a commit returns before its WAL is flushed, so a
+     * PostgreSQL crash can forget the last few hundred milliseconds of this pool's commits. Only for writes
+     * whose loss is harmless (the webhook worker's claims and attempt records: a forgotten one means the event
+     * is sent again, which at-least-once delivery allows).
+     */
+    asyncCommit?: boolean;
+  },
+): Database {
   const pool = new pg.Pool({
     connectionString,
     max: options.maxConnections ?? 10,
+    ...(options.asyncCommit && { options: '-c synchronous_commit=off' }),
     // An idle connection can be cut by the server or a proxy; the pool reports it here instead of crashing.
     idleTimeoutMillis: 30_000,
     types: {

@@ -29,6 +29,8 @@ export interface AttemptOutcome {
   retryInMs: number | undefined;
   /** Set when this attempt disabled the endpoint. */
   endpointDisabled: string | undefined;
+  /** The account's next due delivery, claimed for the caller (only with `claimNext`, after a success). */
+  next: ClaimedDelivery | undefined;
 }
 
 /**
@@ -41,7 +43,12 @@ export interface AttemptOutcome {
 export async function attemptDelivery(
   deps: DeliveryDependencies,
   delivery: ClaimedDelivery,
-  options: { workerId: string; signal?: AbortSignal },
+  options: {
+    workerId: string;
+    signal?: AbortSignal;
+    /** After a success, also claim the account's next due delivery (asked when the attempt is recorded). */
+    claimNext?: { leaseMs: number; wanted: () => boolean };
+  },
 ): Promise<AttemptOutcome | undefined> {
   const startedAt = deps.now?.() ?? new Date();
   let result: SendResult;
@@ -68,7 +75,8 @@ export async function attemptDelivery(
   const status = succeeded ? 'succeeded' : retryInMs === undefined ? 'failed' : 'pending';
   const error = result.error ?? (succeeded ? undefined : describeStatus(result.statusCode));
 
-  const recorded = await sql<{ disabled_reason: string | null; newly_disabled: boolean }>`
+  const chain = succeeded && options.claimNext?.wanted() === true;
+  const recorded = await sql<{ disabled_reason: string | null; newly_disabled: boolean; next: ClaimedDelivery | null }>`
     with attempt as (
       insert into webhook_attempts (delivery_id, attempt_number, started_at, url, status_code, latency_ms, error, response_body)
       values (${delivery.id}, ${attemptNumber}, ${startedAt}, ${delivery.url}, ${result.statusCode ?? null}, ${result.latencyMs},
@@ -86,8 +94,27 @@ export async function attemptDelivery(
         completed_at = ${status === 'pending' ? null : sql`now()`}
       where id = ${delivery.id} and claimed_by = ${options.workerId}
       returning account_id
-    )
-    update webhook_endpoints e set
+    ),
+    next as (
+      -- After a success, the same statement claims the account's next due delivery for this worker: a backlog
+      -- drains at one round trip per delivery instead of two, and the account's slot never sits empty.
+      update webhook_deliveries n
+      set claimed_by = ${options.workerId}, next_attempt_at = now() + ${options.claimNext?.leaseMs ?? 0} * interval '1 millisecond'
+      from (
+        select w.id from webhook_deliveries w
+        where ${sql.lit(Boolean(chain))} and w.account_id = ${delivery.accountId} and w.status = 'pending'
+          and w.next_attempt_at <= now() and w.id <> ${delivery.id}
+        order by w.next_attempt_at
+        limit 1
+        for update skip locked
+      ) candidate, webhook_endpoints ne
+      where n.id = candidate.id and ne.account_id = n.account_id and ne.disabled_at is null
+      returning n.id, n.account_id as "accountId", n.event, n.body, n.attempt_count as "attemptCount",
+        n.final_attempt as "finalAttempt", ne.url, ne.secret_encrypted as "secretEncrypted",
+        case when ne.previous_secret_expires_at > now() then ne.previous_secret_encrypted end as "previousSecretEncrypted"
+    ),
+    endpoint as (
+      update webhook_endpoints e set
       consecutive_failures = ${succeeded ? sql`0` : status === 'failed' ? sql`e.consecutive_failures + 1` : sql`e.consecutive_failures`},
       disabled_at = case when e.disabled_at is not null then e.disabled_at
         when ${gone} then now()
@@ -99,8 +126,13 @@ export async function attemptDelivery(
       end
     from delivery
     where e.account_id = delivery.account_id
-    -- now() is the statement's transaction time: equal only for an endpoint this statement disabled.
-    returning e.disabled_reason, (e.disabled_at = now()) as newly_disabled
+      -- Most attempts change nothing here; skipping them keeps concurrent attempts off the endpoint's row lock.
+      and ${succeeded ? sql`e.consecutive_failures <> 0` : sql.lit(status === 'failed' || gone)}
+      -- now() is the statement's transaction time: equal only for an endpoint this statement disabled.
+      returning e.disabled_reason, (e.disabled_at = now()) as newly_disabled
+    )
+    select endpoint.disabled_reason, endpoint.newly_disabled, (select to_jsonb(next) from next) as next
+    from (select 1) as one left join endpoint on true
   `.execute(deps.db);
   const endpoint = recorded.rows[0];
 
@@ -113,6 +145,7 @@ export async function attemptDelivery(
     error,
     retryInMs,
     endpointDisabled: endpoint?.newly_disabled ? (endpoint.disabled_reason ?? undefined) : undefined,
+    next: endpoint?.next ?? undefined,
   };
 }
 

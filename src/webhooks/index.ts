@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
 import { NotificationListener } from '../db/notification-listener.js';
-import type { Database } from '../db/schema/index.js';
+import { createDatabase } from '../db/database.js';
 import { DEFAULT_RETRY_DELAYS_MS, defaultJitter, type RetryPolicy } from './retry-schedule.js';
 import type { SecretBox } from './secret-box.js';
 import { type SendTimeouts, WebhookSender } from './sender.js';
@@ -18,13 +18,17 @@ export interface WebhookDeliveryTuning {
  * adds deliveries (the poll timer covers retries falling due and any missed notification).
  */
 export function createWebhookDelivery(
-  deps: { db: Database; connectionString: string; box: SecretBox; allowPrivateWebhookUrls: boolean; logger: Logger },
+  deps: { connectionString: string; box: SecretBox; allowPrivateWebhookUrls: boolean; logger: Logger },
   tuning: WebhookDeliveryTuning = {},
 ) {
   const logger = deps.logger.child({ part: 'webhooks' });
+  // The worker's own pool, with asynchronous commit: its writes (claims, attempt records) only ever risk a
+  // duplicate delivery if PostgreSQL crashes, and waiting for a WAL flush per delivery cut throughput by
+  // most of it. Outbox rows are written by the scan path, with synchronous commit, so none is ever lost.
+  const db = createDatabase(deps.connectionString, { logger, maxConnections: 8, asyncCommit: true });
   const sender = new WebhookSender({ allowPrivateAddresses: deps.allowPrivateWebhookUrls, timeouts: tuning.timeouts });
   const worker = new WebhookWorker(
-    { db: deps.db, box: deps.box, sender, retryPolicy: tuning.retryPolicy ?? { delaysMs: DEFAULT_RETRY_DELAYS_MS, jitter: defaultJitter } },
+    { db, box: deps.box, sender, retryPolicy: tuning.retryPolicy ?? { delaysMs: DEFAULT_RETRY_DELAYS_MS, jitter: defaultJitter } },
     logger,
     { ...DEFAULT_WORKER_OPTIONS, ...tuning.worker },
   );
@@ -45,6 +49,7 @@ export function createWebhookDelivery(
       await listener.stop();
       await worker.stop(timeoutMs);
       sender.close();
+      await db.destroy();
     },
   };
 }

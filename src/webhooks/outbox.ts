@@ -30,7 +30,8 @@ export interface ClaimRequest {
 }
 
 /**
- * Claims due deliveries of enabled endpoints. Accounts are taken oldest-due first, at most `perAccount` rows each,
+ * Claims due deliveries of enabled endpoints. Accounts are taken oldest-due first, at most `perAccount` rows each
+ * (fewer for accounts already busy here, none for those at their limit),
  * so a slow receiver with a deep backlog holds a few slots, never all of them. `FOR UPDATE SKIP LOCKED` lets any
  * number of workers claim at once without waiting on or taking each other's rows; the claim commits at once
  * (moving `next_attempt_at` to the end of the lease), so no lock is held while the HTTP request runs.
@@ -39,17 +40,29 @@ export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise
   const full = [...request.busy].filter(([, slots]) => slots <= 0).map(([accountId]) => accountId);
   const partial = [...request.busy].filter(([, slots]) => slots > 0);
   const result = await sql<ClaimedDelivery>`
-    update webhook_deliveries d
-    set claimed_by = ${request.workerId}, next_attempt_at = now() + ${request.leaseMs} * interval '1 millisecond'
-    from (
-      select w.id from (
-        select due.account_id from webhook_deliveries due
-        join webhook_endpoints e on e.account_id = due.account_id and e.disabled_at is null
-        where due.status = 'pending' and due.next_attempt_at <= now() and due.account_id <> all(${full}::text[])
-        group by due.account_id
-        order by min(due.next_attempt_at)
-        limit ${request.limit}
-      ) a
+    with recursive pending_accounts(account_id) as (
+      -- Every account with pending rows, one index probe each (a loose index scan): the cost follows the
+      -- number of accounts, not the size of a backlog.
+      (select account_id from webhook_deliveries where status = 'pending' order by account_id limit 1)
+      union all
+      select (select d.account_id from webhook_deliveries d
+              where d.status = 'pending' and d.account_id > p.account_id order by d.account_id limit 1)
+      from pending_accounts p where p.account_id is not null
+    ),
+    due_accounts as (
+      select p.account_id, oldest.next_attempt_at
+      from pending_accounts p
+      join webhook_endpoints e on e.account_id = p.account_id and e.disabled_at is null
+      cross join lateral (
+        select next_attempt_at from webhook_deliveries d
+        where d.account_id = p.account_id and d.status = 'pending' order by d.next_attempt_at limit 1
+      ) oldest
+      where oldest.next_attempt_at <= now() and p.account_id <> all(${full}::text[])
+      order by oldest.next_attempt_at
+      limit ${request.limit}
+    ),
+    claimable as (
+      select w.id from due_accounts a
       cross join lateral (
         select id from webhook_deliveries w
         where w.account_id = a.account_id and w.status = 'pending' and w.next_attempt_at <= now()
@@ -61,8 +74,11 @@ export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise
         for update skip locked
       ) w
       limit ${request.limit}
-    ) claimed, webhook_endpoints e
-    where d.id = claimed.id and e.account_id = d.account_id
+    )
+    update webhook_deliveries d
+    set claimed_by = ${request.workerId}, next_attempt_at = now() + ${request.leaseMs} * interval '1 millisecond'
+    from claimable, webhook_endpoints e
+    where d.id = claimable.id and e.account_id = d.account_id
     returning d.id, d.account_id as "accountId", d.event, d.body, d.attempt_count as "attemptCount",
       d.final_attempt as "finalAttempt", e.url, e.secret_encrypted as "secretEncrypted",
       case when e.previous_secret_expires_at > now() then e.previous_secret_encrypted end as "previousSecretEncrypted"

@@ -34,6 +34,8 @@ export class WebhookWorker {
   private claiming: Promise<void> | undefined;
   private wakeAgain = false;
   private pollTimer: NodeJS.Timeout | undefined;
+  /** Claims given back while stopping (a chained claim that raced the stop); `stop` waits for them. */
+  private readonly releases: Promise<unknown>[] = [];
   private stopped = true;
   readonly stats = { claimed: 0, succeeded: 0, retried: 0, failed: 0, released: 0 };
 
@@ -77,6 +79,7 @@ export class WebhookWorker {
     const unfinished = [...this.inFlight.keys()];
     for (const task of this.inFlight.values()) task.controller.abort();
     await finished;
+    await Promise.all(this.releases);
     if (unfinished.length > 0) {
       this.stats.released += await releaseClaims(this.deps.db, this.id, unfinished);
       this.logger.info({ released: unfinished.length }, 'webhook deliveries still in flight at shutdown were released');
@@ -115,9 +118,20 @@ export class WebhookWorker {
   private run(delivery: ClaimedDelivery): void {
     const controller = new AbortController();
     this.perAccount.set(delivery.accountId, (this.perAccount.get(delivery.accountId) ?? 0) + 1);
-    const done = attemptDelivery(this.deps, delivery, { workerId: this.id, signal: controller.signal })
+    const done = attemptDelivery(this.deps, delivery, {
+      workerId: this.id,
+      signal: controller.signal,
+      // Chained claims skip the oldest-due-first order across accounts, so they are only taken while this worker
+      // has slots to spare; when every slot is busy, the freed slot goes back to the claim loop, which is fair.
+      claimNext: { leaseMs: this.options.leaseMs, wanted: () => !this.stopped && this.inFlight.size < this.options.concurrency },
+    })
       .then((outcome) => {
         if (!outcome) return;
+        if (outcome.next) {
+          // The account's next delivery, claimed while recording this one: send it in the slot just freed.
+          if (this.stopped) this.releases.push(releaseClaims(this.deps.db, this.id, [outcome.next.id]));
+          else this.run(outcome.next);
+        }
         if (outcome.status === 'succeeded') this.stats.succeeded++;
         else if (outcome.status === 'pending') this.stats.retried++;
         else this.stats.failed++;

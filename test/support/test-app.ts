@@ -54,7 +54,7 @@ export async function startTestApp(
   await redirect.start();
   const webhooks = config.webhookWorker
     ? createWebhookDelivery(
-        { db, connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger },
+        { connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger },
         tuning.webhooks,
       )
     : undefined;
