@@ -8,6 +8,8 @@ import { webhookHeaders } from './signatures.js';
 
 /** Failed deliveries in a row (no success between) after which an endpoint is disabled. */
 export const DISABLE_AFTER_FAILED_DELIVERIES = 20;
+const GONE_REASON = 'the receiver answered 410 Gone';
+const STREAK_REASON = `${DISABLE_AFTER_FAILED_DELIVERIES} deliveries in a row failed`;
 
 export interface DeliveryDependencies {
   db: Db;
@@ -115,19 +117,19 @@ export async function attemptDelivery(
     ),
     endpoint as (
       update webhook_endpoints e set
-      consecutive_failures = ${succeeded ? sql`0` : status === 'failed' ? sql`e.consecutive_failures + 1` : sql`e.consecutive_failures`},
-      disabled_at = case when e.disabled_at is not null then e.disabled_at
-        when ${gone} then now()
-        when ${status === 'failed'} and e.consecutive_failures + 1 >= ${DISABLE_AFTER_FAILED_DELIVERIES} then now()
-      end,
-      disabled_reason = case when e.disabled_at is not null then e.disabled_reason
-        when ${gone} then ${GONE_REASON}::text
-        when ${status === 'failed'} and e.consecutive_failures + 1 >= ${DISABLE_AFTER_FAILED_DELIVERIES} then ${STREAK_REASON}::text
-      end
-    from delivery
-    where e.account_id = delivery.account_id
-      -- Most attempts change nothing here; skipping them keeps concurrent attempts off the endpoint's row lock.
-      and ${succeeded ? sql`e.consecutive_failures <> 0` : sql.lit(status === 'failed' || gone)}
+        consecutive_failures = ${succeeded ? sql`0` : status === 'failed' ? sql`e.consecutive_failures + 1` : sql`e.consecutive_failures`},
+        disabled_at = case when e.disabled_at is not null then e.disabled_at
+          when ${gone} then now()
+          when ${status === 'failed'} and e.consecutive_failures + 1 >= ${DISABLE_AFTER_FAILED_DELIVERIES} then now()
+        end,
+        disabled_reason = case when e.disabled_at is not null then e.disabled_reason
+          when ${gone} then ${GONE_REASON}::text
+          when ${status === 'failed'} and e.consecutive_failures + 1 >= ${DISABLE_AFTER_FAILED_DELIVERIES} then ${STREAK_REASON}::text
+        end
+      from delivery
+      where e.account_id = delivery.account_id
+        -- Most attempts change nothing here; skipping them keeps concurrent attempts off the endpoint's row lock.
+        and ${succeeded ? sql`e.consecutive_failures <> 0` : sql.lit(status === 'failed' || gone)}
       -- now() is the statement's transaction time: equal only for an endpoint this statement disabled.
       returning e.disabled_reason, (e.disabled_at = now()) as newly_disabled
     )
@@ -148,9 +150,6 @@ export async function attemptDelivery(
     next: endpoint?.next ?? undefined,
   };
 }
-
-const GONE_REASON = 'the receiver answered 410 Gone';
-const STREAK_REASON = `${DISABLE_AFTER_FAILED_DELIVERIES} deliveries in a row failed`;
 
 function describeStatus(statusCode: number | undefined): string | undefined {
   if (statusCode === undefined) return undefined;

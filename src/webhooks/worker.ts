@@ -86,10 +86,6 @@ export class WebhookWorker {
     }
   }
 
-  get activeDeliveries(): number {
-    return this.inFlight.size;
-  }
-
   private async claimLoop(): Promise<void> {
     do {
       this.wakeAgain = false;
@@ -130,7 +126,10 @@ export class WebhookWorker {
         if (outcome.next) {
           // The account's next delivery, claimed while recording this one: send it in the slot just freed.
           if (this.stopped) this.releases.push(releaseClaims(this.deps.db, this.id, [outcome.next.id]));
-          else this.run(outcome.next);
+          else {
+            this.stats.claimed++;
+            this.run(outcome.next);
+          }
         }
         if (outcome.status === 'succeeded') this.stats.succeeded++;
         else if (outcome.status === 'pending') this.stats.retried++;
