@@ -46,8 +46,9 @@ export async function validateWebhookUrl(
   const addresses = isIP(host) ? [host] : await (options.resolve ?? resolveAll)(host);
   const refused = addresses.find((address) => !isPublicAddress(address));
   if (refused) {
+    const where = refused === host ? host : `${host} resolves to ${refused}, which`;
     throw new WebhookUrlError(
-      `webhook URL must point to a public address; ${host} is ${refused} (private, loopback and link-local targets are refused)`,
+      `webhook URL must point to a public address; ${where} is not one (private, loopback and link-local targets are refused)`,
     );
   }
   return url.href;

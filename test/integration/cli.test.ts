@@ -212,7 +212,7 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
     ['another scheme', 'ftp://hooks.example.com/x', /must use http or https/],
     ['credentials', 'https://user:pass@hooks.example.com/x', /must not carry credentials/],
     ['a relative URL', '/hooks', /must be an absolute http\(s\) URL/],
-    ['a loopback address', 'http://127.0.0.1:9/x', /must point to a public address; 127\.0\.0\.1 is 127\.0\.0\.1/],
+    ['a loopback address', 'http://127.0.0.1:9/x', /must point to a public address; 127\.0\.0\.1 is not one/],
     ['the cloud metadata address', 'http://169.254.169.254/latest', /must point to a public address/],
   ])('refuses a webhook URL with %s', async (_label, url, message) => {
     const { accountId } = await accountWithKey();
