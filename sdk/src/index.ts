@@ -1,23 +1,21 @@
-import createFetchClient, { type Client } from 'openapi-fetch';
-import type { paths } from '../../generated/v1.js';
-
-export type { paths, components, operations } from '../../generated/v1.js';
-
-export interface QrouteClientOptions {
-  /** The API base, e.g. `https://qr.example.com/api/v1`. */
-  baseUrl: string;
-  apiKey: string;
-  /** A fetch implementation to use instead of the global one (tests, proxies, instrumentation). */
-  fetch?: typeof globalThis.fetch;
-}
-
-export type QrouteClient = Client<paths>;
-
-/** A typed client for the qroute v1 API: every path, parameter and response is checked against the contract. */
-export function createClient(options: QrouteClientOptions): QrouteClient {
-  return createFetchClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    headers: { Authorization: `Bearer ${options.apiKey}` },
-    ...(options.fetch && { fetch: options.fetch }),
-  });
-}
+/**
+ * @qroute/sdk: the typed client for the qroute v1 API and the webhook signature check, both generated from and
+ * checked against the same contract (openapi/v1.yaml) as the server.
+ */
+export { createClient } from './client.js';
+export type {
+  CreateQrCodeInput,
+  QrCode,
+  QrCodeImageOptions,
+  QrouteClient,
+  QrouteClientOptions,
+  Scan,
+  UpdateQrCodeInput,
+  Webhook,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+} from './client.js';
+export { QrouteError, type ErrorCode } from './errors.js';
+export { verifyWebhook, WebhookVerificationError, type ScanCreatedEvent, type VerifyWebhookOptions, type WebhookEvent, type WebhookTestEvent } from './webhooks.js';
+export type { components, operations, paths } from '../../generated/v1.js';

@@ -237,7 +237,7 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
       const { accountId, key } = await accountWithKey();
       const { secret } = await runCliJson(['webhook', 'set', '--account', accountId, '--url', receiver.url], env);
       const client = createClient({ baseUrl: app.apiUrl, apiKey: key });
-      const { data } = await client.POST('/qrcodes', { body: { name: 'Flyer', url: 'https://example.com/' } });
+      const { data } = await client.raw.POST('/qrcodes', { body: { name: 'Flyer', url: 'https://example.com/' } });
       await fetch(`${app.origin}/r/${data!.data.slug}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/126.0 Mobile' } });
 
       const pending = await runCliJson(['webhook', 'deliveries', '--account', accountId, '--status', 'pending'], env);

@@ -38,29 +38,29 @@ describe('dynamic-code limit', () => {
       expect(res.body.error.code).toBe('plan_limit_reached');
       expect(res.body.error.details).toEqual({ limit: 5, used: 5 });
     }
-    const { data } = await account.client.GET('/qrcodes', {});
+    const { data } = await account.client.raw.GET('/qrcodes', {});
     expect(data!.data).toHaveLength(5);
   });
 
   it('does not count deleted codes', async () => {
     const account = await createTestAccount(database.db, appA, { codeLimit: 2 });
-    const first = await account.client.POST('/qrcodes', { body: { name: 'a', url: 'https://example.com/a' } });
-    await account.client.POST('/qrcodes', { body: { name: 'b', url: 'https://example.com/b' } });
-    const third = await account.client.POST('/qrcodes', { body: { name: 'c', url: 'https://example.com/c' } });
+    const first = await account.client.raw.POST('/qrcodes', { body: { name: 'a', url: 'https://example.com/a' } });
+    await account.client.raw.POST('/qrcodes', { body: { name: 'b', url: 'https://example.com/b' } });
+    const third = await account.client.raw.POST('/qrcodes', { body: { name: 'c', url: 'https://example.com/c' } });
     expect(third.response.status).toBe(402);
-    await account.client.DELETE('/qrcodes/{id}', { params: { path: { id: first.data!.data.id } } });
-    const again = await account.client.POST('/qrcodes', { body: { name: 'c', url: 'https://example.com/c' } });
+    await account.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id: first.data!.data.id } } });
+    const again = await account.client.raw.POST('/qrcodes', { body: { name: 'c', url: 'https://example.com/c' } });
     expect(again.response.status).toBe(201);
   });
 
   it('applies a lowered limit to new creates and keeps existing codes', async () => {
     const account = await createTestAccount(database.db, appA, { codeLimit: 3 });
-    for (const n of [1, 2, 3]) await account.client.POST('/qrcodes', { body: { name: `${n}`, url: 'https://example.com/' } });
+    for (const n of [1, 2, 3]) await account.client.raw.POST('/qrcodes', { body: { name: `${n}`, url: 'https://example.com/' } });
     await setCodeLimit(database.db, account.accountId, 1);
-    const refused = await account.client.POST('/qrcodes', { body: { name: 'x', url: 'https://example.com/' } });
+    const refused = await account.client.raw.POST('/qrcodes', { body: { name: 'x', url: 'https://example.com/' } });
     expect(refused.response.status).toBe(402);
     expect(refused.error!.error.details).toEqual({ limit: 1, used: 3 });
-    const { data } = await account.client.GET('/qrcodes', {});
+    const { data } = await account.client.raw.GET('/qrcodes', {});
     expect(data!.data).toHaveLength(3);
   });
 

@@ -53,7 +53,7 @@ describe('kill -9 of the server during a burst of scans', () => {
     const owner = await createTestAccount(database.db, app);
     const receiver = await startWebhookReceiver();
     await setWebhook(database.db, app.box, { accountId: owner.accountId, url: receiver.url, allowPrivate: true });
-    const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Crash poster', url: 'https://example.com/' } });
+    const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Crash poster', url: 'https://example.com/' } });
     const code = data!.data;
     const port = await freePort();
     server = await startServer(port);

@@ -32,7 +32,7 @@ afterAll(async () => {
 describe('PostgreSQL stopped during scanning', () => {
   it('keeps redirecting from the cache and records every answered scan once the database is back', async () => {
     const owner = await createTestAccount(db, app);
-    const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Station poster', url: 'https://example.com/' } });
+    const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Station poster', url: 'https://example.com/' } });
     const code = data!.data;
     const scanOnce = () =>
       fetch(`${app.origin}/r/${code.slug}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile/15E148' } })

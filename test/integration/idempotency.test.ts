@@ -28,7 +28,7 @@ describe('Idempotency-Key on POST /qrcodes', () => {
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(first.headers.get('idempotent-replayed')).toBeNull();
-    const { data } = await account.client.GET('/qrcodes', {});
+    const { data } = await account.client.raw.GET('/qrcodes', {});
     expect(data!.data).toHaveLength(1);
   });
 

@@ -20,14 +20,14 @@ afterAll(async () => {
 async function createCodes(account: TestAccount, count: number): Promise<QrCode[]> {
   const codes: QrCode[] = [];
   for (let i = 0; i < count; i++) {
-    const { data } = await account.client.POST('/qrcodes', { body: { name: `code ${i}`, url: `https://example.com/${i}` } });
+    const { data } = await account.client.raw.POST('/qrcodes', { body: { name: `code ${i}`, url: `https://example.com/${i}` } });
     codes.push(data!.data);
   }
   return codes;
 }
 
 async function page(account: TestAccount, query: { limit?: number; cursor?: string }) {
-  const { data, error } = await account.client.GET('/qrcodes', { params: { query } });
+  const { data, error } = await account.client.raw.GET('/qrcodes', { params: { query } });
   expect(error).toBeUndefined();
   return data!;
 }
@@ -63,9 +63,9 @@ describe('GET /qrcodes pagination', () => {
     // Between pages: a new code (sorts before the cursor), the cursor's own code deleted, and a code on a later page deleted.
     await createCodes(account, 1);
     const cursorCode = first.nextCursor!;
-    await account.client.DELETE('/qrcodes/{id}', { params: { path: { id: cursorCode } } });
+    await account.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id: cursorCode } } });
     const laterCode = created[1]!.id;
-    await account.client.DELETE('/qrcodes/{id}', { params: { path: { id: laterCode } } });
+    await account.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id: laterCode } } });
     expected.delete(laterCode);
 
     const seen = first.data.map((c) => c.id);

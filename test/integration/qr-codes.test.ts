@@ -19,7 +19,7 @@ afterAll(async () => {
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function createCode(account: TestAccount, body = { name: 'Poster', url: 'https://example.com/spring' }) {
-  const { data, error, response } = await account.client.POST('/qrcodes', { body });
+  const { data, error, response } = await account.client.raw.POST('/qrcodes', { body });
   expect(error, JSON.stringify(error)).toBeUndefined();
   expect(response.status).toBe(201);
   return data!.data;
@@ -106,7 +106,7 @@ describe('POST /qrcodes', () => {
 describe('GET /qrcodes/{id}', () => {
   it('returns every field of the code', async () => {
     const created = await createCode(owner);
-    const { data, response } = await owner.client.GET('/qrcodes/{id}', { params: { path: { id: created.id } } });
+    const { data, response } = await owner.client.raw.GET('/qrcodes/{id}', { params: { path: { id: created.id } } });
     expect(response.status).toBe(200);
     expect(data!.data).toEqual(created);
   });
@@ -124,7 +124,7 @@ describe('GET /qrcodes/{id}', () => {
 describe('PATCH /qrcodes/{id}', () => {
   it('changes the destination and keeps slug and short URL', async () => {
     const created = await createCode(owner);
-    const { data, response } = await owner.client.PATCH('/qrcodes/{id}', {
+    const { data, response } = await owner.client.raw.PATCH('/qrcodes/{id}', {
       params: { path: { id: created.id } },
       body: { url: 'https://example.com/summer' },
     });
@@ -135,13 +135,13 @@ describe('PATCH /qrcodes/{id}', () => {
   it('pauses and resumes a code, and renames it', async () => {
     const created = await createCode(owner);
     const id = created.id;
-    const paused = await owner.client.PATCH('/qrcodes/{id}', { params: { path: { id } }, body: { active: false } });
+    const paused = await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id } }, body: { active: false } });
     expect(paused.data!.data.active).toBe(false);
-    const renamed = await owner.client.PATCH('/qrcodes/{id}', { params: { path: { id } }, body: { name: ' Renamed ' } });
+    const renamed = await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id } }, body: { name: ' Renamed ' } });
     expect(renamed.data!.data).toMatchObject({ name: 'Renamed', active: false });
-    const resumed = await owner.client.PATCH('/qrcodes/{id}', { params: { path: { id } }, body: { active: true } });
+    const resumed = await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id } }, body: { active: true } });
     expect(resumed.data!.data.active).toBe(true);
-    const read = await owner.client.GET('/qrcodes/{id}', { params: { path: { id } } });
+    const read = await owner.client.raw.GET('/qrcodes/{id}', { params: { path: { id } } });
     expect(read.data!.data).toMatchObject({ name: 'Renamed', active: true, destinationUrl: created.destinationUrl });
   });
 
@@ -156,12 +156,12 @@ describe('PATCH /qrcodes/{id}', () => {
     const res = await rawRequest(app, `/qrcodes/${created.id}`, { method: 'PATCH', apiKey: owner.apiKey, body: JSON.stringify(body) });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_body');
-    const read = await owner.client.GET('/qrcodes/{id}', { params: { path: { id: created.id } } });
+    const read = await owner.client.raw.GET('/qrcodes/{id}', { params: { path: { id: created.id } } });
     expect(read.data!.data).toEqual(created);
   });
 
   it('answers 404 not_found for an unknown id', async () => {
-    const { error, response } = await owner.client.PATCH('/qrcodes/{id}', {
+    const { error, response } = await owner.client.raw.PATCH('/qrcodes/{id}', {
       params: { path: { id: 'qr_00000000000000000000000000' } },
       body: { active: false },
     });
@@ -174,26 +174,26 @@ describe('DELETE /qrcodes/{id}', () => {
   it('answers 204 without a body, after which the code is gone everywhere', async () => {
     const created = await createCode(owner);
     const id = created.id;
-    const deleted = await owner.client.DELETE('/qrcodes/{id}', { params: { path: { id } } });
+    const deleted = await owner.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id } } });
     expect(deleted.response.status).toBe(204);
     expect(await deleted.response.text()).toBe('');
 
     for (const res of [
-      await owner.client.GET('/qrcodes/{id}', { params: { path: { id } } }),
-      await owner.client.GET('/qrcodes/{id}/scans', { params: { path: { id } } }),
-      await owner.client.PATCH('/qrcodes/{id}', { params: { path: { id } }, body: { active: true } }),
-      await owner.client.DELETE('/qrcodes/{id}', { params: { path: { id } } }),
+      await owner.client.raw.GET('/qrcodes/{id}', { params: { path: { id } } }),
+      await owner.client.raw.GET('/qrcodes/{id}/scans', { params: { path: { id } } }),
+      await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id } }, body: { active: true } }),
+      await owner.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id } } }),
     ]) {
       expect(res.response.status).toBe(404);
       expect(res.error!.error.code).toBe('not_found');
     }
-    const list = await owner.client.GET('/qrcodes', { params: { query: { limit: 100 } } });
+    const list = await owner.client.raw.GET('/qrcodes', { params: { query: { limit: 100 } } });
     expect(list.data!.data.map((c) => c.id)).not.toContain(id);
   });
 
   it('never gives a deleted code’s slug to another code', async () => {
     const created = await createCode(owner);
-    await owner.client.DELETE('/qrcodes/{id}', { params: { path: { id: created.id } } });
+    await owner.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id: created.id } } });
     const reuse = database.db
       .insertInto('qr_codes')
       .values({
@@ -216,18 +216,18 @@ describe('ownership', () => {
     const theirs = await createCode(other);
     const id = theirs.id;
     const attempts = [
-      await owner.client.GET('/qrcodes/{id}', { params: { path: { id } } }),
-      await owner.client.PATCH('/qrcodes/{id}', { params: { path: { id } }, body: { url: 'https://evil.example/' } }),
-      await owner.client.GET('/qrcodes/{id}/scans', { params: { path: { id } } }),
-      await owner.client.DELETE('/qrcodes/{id}', { params: { path: { id } } }),
+      await owner.client.raw.GET('/qrcodes/{id}', { params: { path: { id } } }),
+      await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id } }, body: { url: 'https://evil.example/' } }),
+      await owner.client.raw.GET('/qrcodes/{id}/scans', { params: { path: { id } } }),
+      await owner.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id } } }),
     ];
     for (const attempt of attempts) {
       expect(attempt.response.status).toBe(404);
       expect(attempt.error!.error.code).toBe('not_found');
     }
-    const mine = await owner.client.GET('/qrcodes', { params: { query: { limit: 100 } } });
+    const mine = await owner.client.raw.GET('/qrcodes', { params: { query: { limit: 100 } } });
     expect(mine.data!.data.map((c) => c.id)).not.toContain(id);
-    const still = await other.client.GET('/qrcodes/{id}', { params: { path: { id } } });
+    const still = await other.client.raw.GET('/qrcodes/{id}', { params: { path: { id } } });
     expect(still.data!.data).toEqual(theirs);
   });
 });

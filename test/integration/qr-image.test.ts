@@ -17,7 +17,7 @@ beforeAll(async () => {
   // A host long enough that upper-casing matters: at ecc M the lower-case URL needs version 3, upper-case fits 2.
   app = await startTestApp(database, { siteUrl: 'https://qr.example.com' });
   owner = await createTestAccount(database.db, app);
-  const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
+  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
   code = data!.data;
 });
 afterAll(async () => {

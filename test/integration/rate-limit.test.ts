@@ -48,7 +48,7 @@ describe('write rate limit', () => {
       expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
       expect(res.headers.get('ratelimit')).toMatch(/^"writes";r=0;t=\d+$/);
     }
-    const { data } = await account.client.GET('/qrcodes', { params: { query: { limit: 100 } } });
+    const { data } = await account.client.raw.GET('/qrcodes', { params: { query: { limit: 100 } } });
     expect(data!.data).toHaveLength(60);
   });
 

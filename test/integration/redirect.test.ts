@@ -31,12 +31,12 @@ async function scan(target: TestApp, path: string, init: { method?: string; user
 }
 
 async function createCode(url = 'https://example.com/spring') {
-  const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Poster', url } });
+  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url } });
   return data!.data;
 }
 
 async function scans(id: string) {
-  const { data } = await owner.client.GET('/qrcodes/{id}/scans', { params: { path: { id } } });
+  const { data } = await owner.client.raw.GET('/qrcodes/{id}/scans', { params: { path: { id } } });
   return data!;
 }
 
@@ -79,7 +79,7 @@ describe('GET /r/<slug>', () => {
     // Warm both caches.
     expect((await scan(app, `/r/${code.slug}`)).headers.get('location')).toBe('https://example.com/before');
     expect((await scan(second, `/r/${code.slug}`)).headers.get('location')).toBe('https://example.com/before');
-    await owner.client.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { url: 'https://example.com/after' } });
+    await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { url: 'https://example.com/after' } });
     // The NOTIFY is delivered on commit; give it the round trip to the other connection.
     await expect.poll(async () => (await scan(second, `/r/${code.slug}`)).headers.get('location'), { timeout: 2000, interval: 20 })
       .toBe('https://example.com/after');
@@ -92,7 +92,7 @@ describe('GET /r/<slug>', () => {
   it('answers a paused code with a 404 page saying so, records nothing, and redirects again once resumed', async () => {
     const code = await createCode();
     await scan(second, `/r/${code.slug}`);
-    await owner.client.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { active: false } });
+    await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { active: false } });
     await expect.poll(async () => (await scan(second, `/r/${code.slug}`)).status, { timeout: 2000, interval: 20 }).toBe(404);
     const paused = await scan(app, `/r/${code.slug}`);
     expect(paused.status).toBe(404);
@@ -101,7 +101,7 @@ describe('GET /r/<slug>', () => {
     expect(await paused.text()).toContain('paused');
     expect((await scans(code.id)).total).toBe(1);
 
-    await owner.client.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { active: true } });
+    await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { active: true } });
     await expect.poll(async () => (await scan(second, `/r/${code.slug}`)).status, { timeout: 2000, interval: 20 }).toBe(302);
     expect((await scan(app, `/r/${code.slug}`)).status).toBe(302);
   });
@@ -109,7 +109,7 @@ describe('GET /r/<slug>', () => {
   it('answers deleted and unknown slugs with a 404 page and records nothing', async () => {
     const code = await createCode();
     await scan(second, `/r/${code.slug}`);
-    await owner.client.DELETE('/qrcodes/{id}', { params: { path: { id: code.id } } });
+    await owner.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id: code.id } } });
     await expect.poll(async () => (await scan(second, `/r/${code.slug}`)).status, { timeout: 2000, interval: 20 }).toBe(404);
     const deleted = await scan(app, `/r/${code.slug}`);
     expect(await deleted.text()).toContain('not found');

@@ -31,19 +31,19 @@ async function recordScans(codeId: string, count: number, start: Date) {
 describe('GET /qrcodes/{id}/scans', () => {
   it('returns total 0 and no scans for a new code', async () => {
     const account = await createTestAccount(database.db, app);
-    const { data: created } = await account.client.POST('/qrcodes', { body: { name: 'n', url: 'https://example.com/' } });
-    const { data } = await account.client.GET('/qrcodes/{id}/scans', { params: { path: { id: created!.data.id } } });
+    const { data: created } = await account.client.raw.POST('/qrcodes', { body: { name: 'n', url: 'https://example.com/' } });
+    const { data } = await account.client.raw.GET('/qrcodes/{id}/scans', { params: { path: { id: created!.data.id } } });
     expect(data).toEqual({ total: 0, data: [] });
   });
 
   it('returns the lifetime total and the newest 1000 of 1005 scans, newest first', async () => {
     const account = await createTestAccount(database.db, app);
-    const { data: created } = await account.client.POST('/qrcodes', { body: { name: 'n', url: 'https://example.com/' } });
+    const { data: created } = await account.client.raw.POST('/qrcodes', { body: { name: 'n', url: 'https://example.com/' } });
     const id = created!.data.id;
     const start = new Date('2026-11-01T00:00:00.000Z');
     await recordScans(id, 1005, start);
 
-    const { data } = await account.client.GET('/qrcodes/{id}/scans', { params: { path: { id } } });
+    const { data } = await account.client.raw.GET('/qrcodes/{id}/scans', { params: { path: { id } } });
     expect(data!.total).toBe(1005);
     expect(data!.data).toHaveLength(1000);
     expect(data!.data[0]).toEqual({
@@ -56,13 +56,13 @@ describe('GET /qrcodes/{id}/scans', () => {
     const times = data!.data.map((s) => Date.parse(s.createdAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
 
-    const { data: code } = await account.client.GET('/qrcodes/{id}', { params: { path: { id } } });
+    const { data: code } = await account.client.raw.GET('/qrcodes/{id}', { params: { path: { id } } });
     expect(code!.data.scanCount).toBe(1005);
   });
 
   it('reads the newest scans through the index, not by sorting every scan of the code', async () => {
     const account = await createTestAccount(database.db, app);
-    const { data: created } = await account.client.POST('/qrcodes', { body: { name: 'n', url: 'https://example.com/' } });
+    const { data: created } = await account.client.raw.POST('/qrcodes', { body: { name: 'n', url: 'https://example.com/' } });
     await recordScans(created!.data.id, 20_000, new Date('2026-01-01T00:00:00Z'));
     await sql`analyze scans`.execute(database.db);
     const plan = await sql<{ 'QUERY PLAN': string }>`

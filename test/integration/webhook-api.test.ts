@@ -29,7 +29,7 @@ async function subscribed(): Promise<{ owner: TestAccount; slug: string; codeId:
   target = await startWebhookReceiver();
   const owner = await createTestAccount(database.db, app);
   await setWebhook(database.db, app.box, { accountId: owner.accountId, url: target.url, allowPrivate: true });
-  const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
+  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
   return { owner, slug: data!.data.slug, codeId: data!.data.id };
 }
 
@@ -39,7 +39,7 @@ async function scan(slug: string): Promise<void> {
 
 async function settled(owner: TestAccount, count: number, status: 'failed' | 'succeeded') {
   for (let i = 0; i < 200; i++) {
-    const { data } = await owner.client.GET('/webhook/deliveries', { params: { query: { status, limit: 100 } } });
+    const { data } = await owner.client.raw.GET('/webhook/deliveries', { params: { query: { status, limit: 100 } } });
     if (data!.data.length >= count) return data!.data;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -49,12 +49,12 @@ async function settled(owner: TestAccount, count: number, status: 'failed' | 'su
 describe('GET /webhook', () => {
   it('shows the settings and health without the secret; 404 not_found before a webhook is set', async () => {
     const stranger = await createTestAccount(database.db, app);
-    const none = await stranger.client.GET('/webhook');
+    const none = await stranger.client.raw.GET('/webhook');
     expect(none.response.status).toBe(404);
     expect(none.error!.error.code).toBe('not_found');
 
     const { owner } = await subscribed();
-    const { data, response } = await owner.client.GET('/webhook');
+    const { data, response } = await owner.client.raw.GET('/webhook');
     expect(response.status).toBe(200);
     expect(data!.data).toEqual({
       url: target.url,
@@ -89,13 +89,13 @@ describe('webhook deliveries', () => {
     });
     expect(failed[0]!.payload.id).toBe(failed[0]!.id);
 
-    const first = await owner.client.GET('/webhook/deliveries', { params: { query: { limit: 2 } } });
+    const first = await owner.client.raw.GET('/webhook/deliveries', { params: { query: { limit: 2 } } });
     expect(first.data!.data.map((d) => d.id)).toEqual(failed.slice(0, 2).map((d) => d.id));
-    const second = await owner.client.GET('/webhook/deliveries', { params: { query: { limit: 2, cursor: first.data!.nextCursor! } } });
+    const second = await owner.client.raw.GET('/webhook/deliveries', { params: { query: { limit: 2, cursor: first.data!.nextCursor! } } });
     expect(second.data!.data.map((d) => d.id)).toEqual([failed[2]!.id]);
     expect(second.data!.nextCursor).toBeNull();
 
-    const detail = await owner.client.GET('/webhook/deliveries/{deliveryId}', { params: { path: { deliveryId: failed[0]!.id } } });
+    const detail = await owner.client.raw.GET('/webhook/deliveries/{deliveryId}', { params: { path: { deliveryId: failed[0]!.id } } });
     expect(detail.data!.attempts).toEqual([
       { attemptNumber: 1, startedAt: expect.stringMatching(ISO_UTC), url: target.url, statusCode: 500, latencyMs: expect.any(Number), error: 'HTTP 500', responseBody: 'down for maintenance' },
       { attemptNumber: 2, startedAt: expect.stringMatching(ISO_UTC), url: target.url, statusCode: 500, latencyMs: expect.any(Number), error: 'HTTP 500', responseBody: 'down for maintenance' },
@@ -103,7 +103,7 @@ describe('webhook deliveries', () => {
 
     target.respondWith(() => ({ status: 200 }));
     const received = target.received.length;
-    const queued = await owner.client.POST('/webhook/deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: failed[0]!.id } } });
+    const queued = await owner.client.raw.POST('/webhook/deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: failed[0]!.id } } });
     expect(queued.response.status).toBe(202);
     expect(queued.data!.data).toMatchObject({ id: failed[0]!.id, status: 'pending', completedAt: null });
     await target.waitFor(received + 1);
@@ -118,7 +118,7 @@ describe('webhook deliveries', () => {
     await scan(slug);
     const [request] = await target.waitFor(1);
     const id = String(request!.headers['webhook-id']);
-    const busy = await owner.client.POST('/webhook/deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: id } } });
+    const busy = await owner.client.raw.POST('/webhook/deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: id } } });
     expect(busy.response.status).toBe(409);
     expect(busy.error!.error.code).toBe('delivery_in_progress');
   });
@@ -128,10 +128,10 @@ describe('webhook deliveries', () => {
     await scan(slug);
     const [delivery] = await settled(owner, 1, 'succeeded');
     const stranger = await createTestAccount(database.db, app);
-    expect((await stranger.client.GET('/webhook/deliveries')).data!.data).toEqual([]);
-    const read = await stranger.client.GET('/webhook/deliveries/{deliveryId}', { params: { path: { deliveryId: delivery!.id } } });
+    expect((await stranger.client.raw.GET('/webhook/deliveries')).data!.data).toEqual([]);
+    const read = await stranger.client.raw.GET('/webhook/deliveries/{deliveryId}', { params: { path: { deliveryId: delivery!.id } } });
     expect(read.response.status).toBe(404);
-    const again = await stranger.client.POST('/webhook/deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: delivery!.id } } });
+    const again = await stranger.client.raw.POST('/webhook/deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: delivery!.id } } });
     expect(again.response.status).toBe(404);
     expect(again.error!.error.code).toBe('not_found');
   });

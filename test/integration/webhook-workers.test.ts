@@ -31,7 +31,7 @@ async function receiver(): Promise<WebhookReceiver> {
 async function subscriber(database: TestDatabase, app: TestApp, url: string) {
   const owner = await createTestAccount(database.db, app);
   await setWebhook(database.db, app.box, { accountId: owner.accountId, url, allowPrivate: true });
-  const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
+  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
   return { owner, code: data!.data };
 }
 
@@ -108,7 +108,7 @@ describe('private addresses', () => {
 
     // Stored anyway (as if the name resolved publicly when it was registered, then was rebound to 127.0.0.1).
     await setWebhook(database.db, app.box, { accountId: owner.accountId, url: viaName, allowPrivate: true });
-    const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
+    const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
     expect(await scan(app, data!.data.slug)).toBe(302);
     await until(async () => {
       const attempt = await database.db.selectFrom('webhook_attempts').selectAll().executeTakeFirst();

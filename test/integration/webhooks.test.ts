@@ -45,7 +45,7 @@ interface Subscriber {
 async function subscriber(target: WebhookReceiver, on: TestApp = app): Promise<Subscriber> {
   const owner = await createTestAccount(database.db, on);
   const settings = await setWebhook(database.db, on.box, { accountId: owner.accountId, url: target.url, allowPrivate: true });
-  const { data } = await owner.client.POST('/qrcodes', { body: { name: 'Spring poster', url: 'https://example.com/spring' } });
+  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Spring poster', url: 'https://example.com/spring' } });
   return { owner, secret: settings.secret!, code: data!.data };
 }
 
@@ -110,9 +110,9 @@ describe('scan.created delivery', () => {
     const { owner, code } = await subscriber(target);
     expect(await scan(code.slug, app, { userAgent: GOOGLEBOT })).toBe(302);
     expect(await scan(code.slug, app, { method: 'HEAD' })).toBe(302);
-    await owner.client.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { active: false } });
+    await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { active: false } });
     expect(await scan(code.slug)).toBe(404);
-    await owner.client.DELETE('/qrcodes/{id}', { params: { path: { id: code.id } } });
+    await owner.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id: code.id } } });
     expect(await scan(code.slug)).toBe(404);
     await new Promise((r) => setTimeout(r, 500));
     expect(target.received).toHaveLength(0);
@@ -126,8 +126,8 @@ describe('scan.created delivery', () => {
     const { owner, code } = await subscriber(target);
     expect(await scan(code.slug)).toBe(302);
     await target.waitFor(1);
-    await owner.client.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { name: 'Renamed', active: false } });
-    await owner.client.DELETE('/qrcodes/{id}', { params: { path: { id: code.id } } });
+    await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { name: 'Renamed', active: false } });
+    await owner.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id: code.id } } });
     target.respondWith(() => ({ status: 200 }));
     const requests = await target.waitFor(2);
     const body = JSON.parse(requests[1]!.rawBody.toString('utf8'));
