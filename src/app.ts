@@ -8,6 +8,8 @@ import type { Config } from './config.js';
 import type { Database } from './db/schema/index.js';
 import { errorHandler, notFoundHandler } from './api/error-handler.js';
 import { createApiRouter } from './api/router.js';
+import { createDocsRouter } from './docs.js';
+import { CONTRACT_PATH, DOCS_DIR } from './paths.js';
 import { isShortLinkPath, type Redirect } from './redirect/index.js';
 
 export interface AppDependencies {
@@ -54,6 +56,7 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     }
   });
 
+  app.use(createDocsRouter({ contract: CONTRACT_PATH, docsDir: DOCS_DIR }));
   app.use('/api/v1', createApiRouter({ config, db, logger: logger.child({ part: 'api' }) }));
   app.use(notFoundHandler);
   app.use(errorHandler(logger.child({ part: 'api' })));

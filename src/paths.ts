@@ -18,3 +18,6 @@ function findProjectRoot(): string {
 
 export const PROJECT_ROOT = findProjectRoot();
 export const CONTRACT_PATH = path.join(PROJECT_ROOT, 'openapi', 'v1.yaml');
+
+/** The docs portal built by `npm run docs` (served at /docs). */
+export const DOCS_DIR = path.join(PROJECT_ROOT, 'docs-dist');

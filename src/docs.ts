@@ -1,0 +1,38 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import express, { Router } from 'express';
+import yaml from 'js-yaml';
+
+/**
+ * Public, unauthenticated: the contract at `/api/v1/openapi.yaml` (the file as written) and `/api/v1/openapi.json`,
+ * and the docs portal (built from the same file by `npm run docs`) at `/docs`.
+ */
+export function createDocsRouter(paths: { contract: string; docsDir: string }): Router {
+  const router = Router();
+  const contractYaml = readFileSync(paths.contract, 'utf8');
+  const contractJson = JSON.stringify(yaml.load(contractYaml));
+  const etag = `"${createHash('sha256').update(contractYaml).digest('base64url').slice(0, 27)}"`;
+
+  const send = (type: string, body: string): express.RequestHandler => (req, res) => {
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    if (req.headers['if-none-match'] === etag) {
+      res.status(304).end();
+      return;
+    }
+    res.type(type).send(body);
+  };
+  router.get('/api/v1/openapi.yaml', send('application/yaml; charset=utf-8', contractYaml));
+  router.get('/api/v1/openapi.json', send('application/json; charset=utf-8', contractJson));
+
+  if (existsSync(path.join(paths.docsDir, 'index.html'))) {
+    router.get('/docs', (_req, res) => res.sendFile(path.join(paths.docsDir, 'index.html')));
+    router.use('/docs', express.static(paths.docsDir, { index: 'index.html', maxAge: '5m' }));
+  } else {
+    router.get('/docs', (_req, res) => {
+      res.status(404).type('text/plain').send('The docs portal is not built here. Run `npm run docs` (npm start does it), or read /api/v1/openapi.yaml.\n');
+    });
+  }
+  return router;
+}
