@@ -1,0 +1,73 @@
+import { execFile as execFileCallback } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTRACT_PATH, PROJECT_ROOT } from '../../src/paths.js';
+
+const execFile = promisify(execFileCallback);
+const RELEASED = path.join(PROJECT_ROOT, 'openapi', 'released', 'v1.yaml');
+
+let dir: string;
+let released: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'qroute-compat-'));
+  released = await readFile(RELEASED, 'utf8');
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs the same Optic check as `npm run check:compat`, against a changed copy of the released contract. */
+async function check(changed: string): Promise<{ exitCode: number; output: string }> {
+  const file = path.join(dir, `${Math.random().toString(36).slice(2)}.yaml`);
+  await writeFile(file, changed);
+  const args = ['optic', 'diff', RELEASED, file, '--check', '--standard', './openapi/compat/standard.yml'];
+  try {
+    const { stdout, stderr } = await execFile('npx', ['--no-install', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, OPTIC_TELEMETRY_LEVEL: 'off' } });
+    return { exitCode: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { exitCode: failed.code, output: failed.stdout + failed.stderr };
+  }
+}
+
+function without(text: string, from: string, to: string): string {
+  const start = text.indexOf(from);
+  const end = text.indexOf(to, start + from.length);
+  expect(start).toBeGreaterThan(-1);
+  expect(end).toBeGreaterThan(start);
+  return text.slice(0, start) + text.slice(end);
+}
+
+describe('the compatibility check against the released contract', { timeout: 60_000 }, () => {
+  it('passes for the current contract (what CI checks)', async () => {
+    const result = await check(await readFile(CONTRACT_PATH, 'utf8'));
+    expect(result.output).not.toMatch(/Cannot find module/);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('fails when a response field is removed', async () => {
+    const result = await check(released.replace(/^ {8}shortUrl:\n(?: {10}.*\n)+/m, ''));
+    expect(result.exitCode).not.toBe(0);
+    expect(result.output).toMatch(/cannot remove response property 'shortUrl'/);
+  });
+
+  it('fails when an operation is removed', async () => {
+    const result = await check(without(released, '  /webhook/deliveries/{deliveryId}/redeliver:\n', '\nwebhooks:\n'));
+    expect(result.exitCode).not.toBe(0);
+    expect(result.output).toMatch(/cannot remove an operation/);
+  });
+
+  it('fails when an error code is removed', async () => {
+    const result = await check(released.replace('        - idempotency_key_reused\n', ''));
+    expect(result.exitCode).not.toBe(0);
+    expect(result.output).toMatch(/cannot remove 'idempotency_key_reused' from a response enum/);
+  });
+
+  it('allows additions: a new optional response field', async () => {
+    const result = await check(released.replace(/^( {8}shortUrl:\n)/m, '        printedAt:\n          type: string\n$1'));
+    expect(result.exitCode).toBe(0);
+  });
+});
