@@ -74,6 +74,7 @@ describe('the @qroute/sdk package', () => {
     expect(files).toContain('dist/sdk/src/index.js');
     expect(files).toContain('dist/sdk/src/index.d.ts');
     expect(files).toContain('dist/generated/v1.d.ts');
+    expect(files).not.toContain('dist/generated/v1.js'); // types only: nothing imports it at run time
     expect(files.filter((f) => !/^dist\/.*\.(js|d\.ts)$/.test(f))).toEqual(['README.md', 'package.json']);
     // Resolved like a user's import (node_modules/@qroute/sdk → package.json exports → dist), not from source.
     const packageName = '@qroute/sdk';
