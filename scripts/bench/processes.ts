@@ -1,6 +1,5 @@
 /** What the bench scripts share: child processes, the load generator, ports, and a little statistics. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { PROJECT_ROOT } from '../../src/paths.js';
 
 export interface LoadResult {
@@ -57,15 +56,6 @@ export async function waitFor(url: string): Promise<void> {
     }
   }
   throw new Error(`${url} did not come up`);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export function median(values: number[]): number {

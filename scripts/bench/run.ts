@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 /**
  * `npm run bench`: the redirect hot path against the physical limit of this machine, side by side.
  *
@@ -14,6 +13,7 @@ import { randomBytes } from 'node:crypto';
  * Env: BENCH_ROUNDS (default 3), BENCH_SECONDS per run (default 5), BENCH_PARTS (default `redirect,webhooks`).
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,9 +21,10 @@ import pino from 'pino';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
 import { openDatabase } from '../../src/db/connect.js';
+import { freePort } from '../../src/net.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { benchWebhooks } from './webhooks.js';
-import { fmt, freePort, killAll, load, type LoadResult, median, start, stop, waitFor } from './processes.js';
+import { fmt, killAll, load, type LoadResult, median, start, stop, waitFor } from './processes.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

@@ -18,9 +18,10 @@ import { createAccount } from '../../src/accounts/account-service.js';
 import { setWebhook } from '../../src/accounts/webhook-settings.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
 import type { Database } from '../../src/db/schema/index.js';
+import { freePort } from '../../src/net.js';
 import { SecretBox } from '../../src/webhooks/secret-box.js';
 import { DEFAULT_WORKER_OPTIONS } from '../../src/webhooks/worker.js';
-import { fmt, freePort, load, median, percentile, start, stop, waitFor } from './processes.js';
+import { fmt, load, median, percentile, start, stop, waitFor } from './processes.js';
 
 const LATENCY_RATES = [100, 1000];
 const FILL_SECONDS = 2;

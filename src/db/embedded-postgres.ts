@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
+import { freePort } from '../net.js';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from 'pino';
@@ -174,18 +175,6 @@ async function writeInfo(file: string, info: EmbeddedPostgresInfo): Promise<void
 
 async function exists(file: string): Promise<boolean> {
   return fs.access(file, fsConstants.F_OK).then(() => true, () => false);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function isPortFree(port: number): Promise<boolean> {

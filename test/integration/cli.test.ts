@@ -8,11 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createClient } from '../../sdk/src/index.js';
-import { createAccount } from '../../src/accounts/account-service.js';
-import { createApiKey } from '../../src/accounts/api-keys.js';
-import { rawRequest, startTestApp, TEST_WEBHOOK_SECRET_KEY, type TestApp } from '../support/test-app.js';
+import { createTestAccount, rawRequest, startTestApp, TEST_WEBHOOK_SECRET_KEY, type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, verifyServiceSignature } from '../support/webhook-receiver.js';
+import { freePort } from '../../src/net.js';
 
 const execFile = promisify(execFileCallback);
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -72,12 +70,6 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
   async function countAccounts(): Promise<number> {
     const row = await database.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);
-  }
-
-  /** For tests about other commands: the account and key made directly, without two CLI runs. */
-  async function accountWithKey(): Promise<{ accountId: string; key: string }> {
-    const account = await createAccount(database.db, { name: 'Acme', plan: 'business' });
-    return { accountId: account.id, key: (await createApiKey(database.db, account.id)).key };
   }
 
   async function createAccountWithKey(): Promise<{ accountId: string; keyId: string; key: string }> {
@@ -194,7 +186,7 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
   });
 
   it('sets a webhook (issuing a whsec_ secret once), shows it without the secret, rotates the secret', async () => {
-    const { accountId } = await accountWithKey();
+    const { accountId } = await createTestAccount(database.db, app);
     const set = await runCliJson(['webhook', 'set', '--account', accountId, '--url', 'https://hooks.example.com/qroute'], env);
     expect(set).toMatchObject({ accountId, url: 'https://hooks.example.com/qroute', secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/), enabled: true });
     const moved = await runCliJson(['webhook', 'set', '--account', accountId, '--url', 'https://hooks.example.com/v2'], env);
@@ -215,7 +207,7 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
     ['a loopback address', 'http://127.0.0.1:9/x', /must point to a public address; 127\.0\.0\.1 is not one/],
     ['the cloud metadata address', 'http://169.254.169.254/latest', /must point to a public address/],
   ])('refuses a webhook URL with %s', async (_label, url, message) => {
-    const { accountId } = await accountWithKey();
+    const { accountId } = await createTestAccount(database.db, app);
     const result = await runCli(['webhook', 'set', '--account', accountId, '--url', url], { ...env, ALLOW_PRIVATE_WEBHOOK_URLS: 'false' });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
@@ -223,7 +215,7 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
   });
 
   it('needs WEBHOOK_SECRET_KEY with DATABASE_URL for webhook commands only', async () => {
-    const { accountId } = await accountWithKey();
+    const { accountId } = await createTestAccount(database.db, app);
     const withoutKey = { ...env, WEBHOOK_SECRET_KEY: '' };
     const result = await runCli(['webhook', 'set', '--account', accountId, '--url', 'https://hooks.example.com/'], withoutKey);
     expect(result.code).toBe(1);
@@ -234,9 +226,8 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
   it('lists deliveries, redelivers one from the CLI and sends a test event, each verifiable by the receiver', async () => {
     const receiver = await startWebhookReceiver();
     try {
-      const { accountId, key } = await accountWithKey();
+      const { accountId, client } = await createTestAccount(database.db, app);
       const { secret } = await runCliJson(['webhook', 'set', '--account', accountId, '--url', receiver.url], env);
-      const client = createClient({ baseUrl: app.apiUrl, apiKey: key });
       const { data } = await client.raw.POST('/qrcodes', { body: { name: 'Flyer', url: 'https://example.com/' } });
       await fetch(`${app.origin}/r/${data!.data.slug}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/126.0 Mobile' } });
 
@@ -278,7 +269,7 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
     ['a bad --status', ['webhook', 'deliveries', '--account', 'ACCOUNT', '--status', 'lost'], /--status must be one of pending, succeeded, failed/],
     ['an unknown webhook command', ['webhook', 'frobnicate'], /unknown command "webhook frobnicate"/],
   ])('webhook commands exit non-zero with a message for %s', async (_label, args, message) => {
-    const { accountId } = await accountWithKey();
+    const { accountId } = await createTestAccount(database.db, app);
     const result = await runCli(args.map((a) => (a === 'ACCOUNT' ? accountId : a)), env);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
@@ -296,17 +287,6 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
   });
 });
 
-/** A port that was free a moment ago (the server's log needs a real port, so PORT=0 will not do). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function acceptsConnections(port: number): Promise<boolean> {
   return new Promise((resolve) => {

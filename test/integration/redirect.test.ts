@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import { IPHONE_SAFARI } from '../support/scan.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -20,13 +21,12 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 async function scan(target: TestApp, path: string, init: { method?: string; userAgent?: string; referer?: string } = {}) {
   return fetch(`${target.origin}${path}`, {
     method: init.method ?? 'GET',
     redirect: 'manual',
-    headers: { 'User-Agent': init.userAgent ?? IPHONE, ...(init.referer && { Referer: init.referer }) },
+    headers: { 'User-Agent': init.userAgent ?? IPHONE_SAFARI, ...(init.referer && { Referer: init.referer }) },
   });
 }
 
@@ -138,7 +138,7 @@ describe('GET /r/<slug>', () => {
 
 describe('user agents', () => {
   const table: Array<[string, string, { device: string; os: string; browser: string } | 'bot']> = [
-    ['iPhone Safari', IPHONE, { device: 'mobile', os: 'iOS', browser: 'Mobile Safari' }],
+    ['iPhone Safari', IPHONE_SAFARI, { device: 'mobile', os: 'iOS', browser: 'Mobile Safari' }],
     ['Android Chrome', 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36', { device: 'mobile', os: 'Android', browser: 'Chrome' }],
     ['iPad', 'Mozilla/5.0 (iPad; CPU OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1', { device: 'tablet', os: 'iOS', browser: 'Mobile Safari' }],
     ['Windows Edge', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.2592.87', { device: 'desktop', os: 'Windows', browser: 'Edge' }],

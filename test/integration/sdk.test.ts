@@ -1,6 +1,5 @@
 import { execFile as execFileCallback, spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,9 +9,10 @@ import { QrouteError, verifyWebhook } from '../../sdk/src/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
+import { freePort } from '../../src/net.js';
+import { scan } from '../support/scan.js';
 
 const execFile = promisify(execFileCallback);
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -55,7 +55,7 @@ describe('the SDK against a live server', () => {
       const owner = await createTestAccount(database.db, app);
       const { secret } = await setWebhook(database.db, app.box, { accountId: owner.accountId, url: receiver.url, allowPrivate: true });
       const code = await owner.client.createQrCode({ name: 'Webhook poster', url: 'https://example.com/' });
-      await fetch(`${app.origin}/r/${code.slug}`, { redirect: 'manual', headers: { 'User-Agent': IPHONE } });
+      await scan(app, code.slug);
       const [delivery] = await receiver.waitFor(1);
       const event = verifyWebhook(delivery!.rawBody, delivery!.headers, secret!);
       expect(event).toMatchObject({ event: 'scan.created', qrCodeId: code.id, slug: code.slug, device: 'mobile' });
@@ -109,7 +109,7 @@ describe('README SDK quick start', () => {
       expect(await printed(/error 404 not_found/)).toMatch(/created https:\/\/qr\.test\/r\/[0-9A-Z]{8}\ncode [0-9A-Z]{8} https:\/\/example\.com\/spring\nscans 0 0\nerror 404 not_found\n/);
       // The example's code is paused now; a second code's scan reaches the example's webhook receiver.
       const other = await owner.client.createQrCode({ name: 'Live', url: 'https://example.com/live' });
-      await fetch(`${app.origin}/r/${other.slug}`, { redirect: 'manual', headers: { 'User-Agent': IPHONE } });
+      await scan(app, other.slug);
       expect(await printed(/scanned/)).toContain(`scanned ${other.slug} mobile`);
       const created = /created https:\/\/qr\.test\/r\/([0-9A-Z]{8})/.exec(output)![1]!;
       const paused = await owner.client.raw.GET('/qrcodes', { params: { query: { limit: 10 } } });
@@ -121,11 +121,3 @@ describe('README SDK quick start', () => {
   }, 60_000);
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

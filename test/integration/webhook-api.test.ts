@@ -3,8 +3,8 @@ import { setWebhook } from '../../src/accounts/webhook-settings.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestAccount, rawRequest, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { scan } from '../support/scan.js';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 let database: TestDatabase;
@@ -33,9 +33,6 @@ async function subscribed(): Promise<{ owner: TestAccount; slug: string; codeId:
   return { owner, slug: data!.data.slug, codeId: data!.data.id };
 }
 
-async function scan(slug: string): Promise<void> {
-  await fetch(`${app.origin}/r/${slug}`, { redirect: 'manual', headers: { 'User-Agent': IPHONE } });
-}
 
 async function settled(owner: TestAccount, count: number, status: 'failed' | 'succeeded') {
   for (let i = 0; i < 200; i++) {
@@ -74,7 +71,7 @@ describe('webhook deliveries', () => {
   it('lists failed deliveries with pagination, shows attempts, and redelivers with the same id', async () => {
     const { owner, slug, codeId } = await subscribed();
     target.respondWith(() => ({ status: 500, body: 'down for maintenance' }));
-    for (let i = 0; i < 3; i++) await scan(slug);
+    for (let i = 0; i < 3; i++) await scan(app, slug);
     const failed = await settled(owner, 3, 'failed');
     expect(failed[0]).toMatchObject({
       event: 'scan.created',
@@ -115,7 +112,7 @@ describe('webhook deliveries', () => {
   it('answers 409 delivery_in_progress while an attempt is running', async () => {
     const { owner, slug } = await subscribed();
     target.respondWith(() => 'hang');
-    await scan(slug);
+    await scan(app, slug);
     const [request] = await target.waitFor(1);
     const id = String(request!.headers['webhook-id']);
     const busy = await owner.client.raw.POST('/webhook/deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: id } } });
@@ -125,7 +122,7 @@ describe('webhook deliveries', () => {
 
   it("keeps each account's deliveries to itself", async () => {
     const { owner, slug } = await subscribed();
-    await scan(slug);
+    await scan(app, slug);
     const [delivery] = await settled(owner, 1, 'succeeded');
     const stranger = await createTestAccount(database.db, app);
     expect((await stranger.client.raw.GET('/webhook/deliveries')).data!.data).toEqual([]);

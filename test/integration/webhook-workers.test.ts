@@ -5,8 +5,8 @@ import { WebhookUrlError } from '../../src/webhooks/url-guard.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { scan } from '../support/scan.js';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 // Each test here runs its own database and app, tuned for what it checks, so no other worker takes its rows.
 const cleanups: Array<() => Promise<void>> = [];
@@ -35,9 +35,6 @@ async function subscriber(database: TestDatabase, app: TestApp, url: string) {
   return { owner, code: data!.data };
 }
 
-async function scan(app: TestApp, slug: string): Promise<number> {
-  return (await fetch(`${app.origin}/r/${slug}`, { redirect: 'manual', headers: { 'User-Agent': IPHONE } })).status;
-}
 
 async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

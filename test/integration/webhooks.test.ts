@@ -5,8 +5,8 @@ import { getDelivery, redeliver } from '../../src/webhooks/delivery-service.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
 import { standardHeaders, startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { scan } from '../support/scan.js';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 /** Retries in milliseconds instead of hours, no jitter: the schedule is injectable for exactly this. */
 const FAST_RETRIES = { delaysMs: [100, 100, 100], jitter: (ms: number) => ms };
@@ -49,10 +49,6 @@ async function subscriber(target: WebhookReceiver, on: TestApp = app): Promise<S
   return { owner, secret: settings.secret!, code: data!.data };
 }
 
-async function scan(slug: string, on: TestApp = app, init: { method?: string; userAgent?: string } = {}): Promise<number> {
-  const response = await fetch(`${on.origin}/r/${slug}`, { method: init.method ?? 'GET', redirect: 'manual', headers: { 'User-Agent': init.userAgent ?? IPHONE } });
-  return response.status;
-}
 
 async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -71,7 +67,7 @@ describe('scan.created delivery', () => {
   it('sends one POST per human scan, signed so the spec receiver steps and Standard Webhooks both verify it', async () => {
     const target = await receiver();
     const { secret, code } = await subscriber(target);
-    expect(await scan(code.slug)).toBe(302);
+    expect(await scan(app, code.slug)).toBe(302);
     const [request] = await target.waitFor(1);
 
     expect(request!.method).toBe('POST');
@@ -108,12 +104,12 @@ describe('scan.created delivery', () => {
   it('sends nothing for bots, HEAD requests, paused or deleted codes', async () => {
     const target = await receiver();
     const { owner, code } = await subscriber(target);
-    expect(await scan(code.slug, app, { userAgent: GOOGLEBOT })).toBe(302);
-    expect(await scan(code.slug, app, { method: 'HEAD' })).toBe(302);
+    expect(await scan(app, code.slug, { userAgent: GOOGLEBOT })).toBe(302);
+    expect(await scan(app, code.slug, { method: 'HEAD' })).toBe(302);
     await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { active: false } });
-    expect(await scan(code.slug)).toBe(404);
+    expect(await scan(app, code.slug)).toBe(404);
     await owner.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id: code.id } } });
-    expect(await scan(code.slug)).toBe(404);
+    expect(await scan(app, code.slug)).toBe(404);
     await new Promise((r) => setTimeout(r, 500));
     expect(target.received).toHaveLength(0);
     const rows = await database.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', owner.accountId).execute();
@@ -124,7 +120,7 @@ describe('scan.created delivery', () => {
     const target = await receiver();
     target.respondWith(() => ({ status: 503 }));
     const { owner, code } = await subscriber(target);
-    expect(await scan(code.slug)).toBe(302);
+    expect(await scan(app, code.slug)).toBe(302);
     await target.waitFor(1);
     await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { name: 'Renamed', active: false } });
     await owner.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id: code.id } } });
@@ -140,7 +136,7 @@ describe('retries', () => {
     const target = await receiver();
     target.respondWith((_, index) => (index < 2 ? { status: 500, body: `boom ${index}` } : { status: 200, body: 'ok' }));
     const { secret, code } = await subscriber(target);
-    await scan(code.slug);
+    await scan(app, code.slug);
     const requests = await target.waitFor(3);
     const delivery = await eventually(() => deliveryOf(requests[0]!), (d) => d.status === 'succeeded');
     await new Promise((r) => setTimeout(r, 400));
@@ -167,7 +163,7 @@ describe('retries', () => {
     const target = await receiver();
     target.respondWith((_, index) => (index === 0 ? 'hang' : { status: 204 }));
     const { code } = await subscriber(target);
-    await scan(code.slug);
+    await scan(app, code.slug);
     const requests = await target.waitFor(2, 15_000);
     expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
     const delivery = await eventually(() => deliveryOf(requests[0]!), (d) => d.status === 'succeeded');
@@ -181,7 +177,7 @@ describe('retries', () => {
     const target = await receiver();
     target.respondWith(() => ({ status: 302, headers: { Location: elsewhere.url } }));
     const { owner, secret, code } = await subscriber(target);
-    await scan(code.slug);
+    await scan(app, code.slug);
     const requests = await target.waitFor(4);
     const failed = await eventually(() => deliveryOf(requests[0]!), (d) => d.status === 'failed');
     expect(failed).toMatchObject({ status: 'failed', attemptCount: 4, lastStatusCode: 302 });
@@ -203,7 +199,7 @@ describe('retries', () => {
     const target = await receiver();
     target.respondWith((_, index) => (index === 0 ? { status: 429, headers: { 'Retry-After': '2' } } : { status: 200 }));
     const { code } = await subscriber(target);
-    await scan(code.slug);
+    await scan(app, code.slug);
     const requests = await target.waitFor(2, 10_000);
     // The schedule says 100 ms; the receiver asked for 2 s.
     expect(requests[1]!.receivedAt - requests[0]!.receivedAt).toBeGreaterThanOrEqual(1_900);
@@ -213,7 +209,7 @@ describe('retries', () => {
     const target = await receiver();
     target.respondWith(() => ({ status: 200, body: 'x'.repeat(50_000) }));
     const { code } = await subscriber(target);
-    await scan(code.slug);
+    await scan(app, code.slug);
     const [request] = await target.waitFor(1);
     const delivery = await eventually(() => deliveryOf(request!), (d) => d.status === 'succeeded');
     expect(delivery.attempts[0]!.responseBody).toBe('x'.repeat(2048));
@@ -225,7 +221,7 @@ describe('endpoint health', () => {
     const target = await receiver();
     target.respondWith(() => ({ status: 410 }));
     const { owner, code } = await subscriber(target);
-    await scan(code.slug);
+    await scan(app, code.slug);
     const [request] = await target.waitFor(1);
     const delivery = await eventually(() => deliveryOf(request!), (d) => d.status === 'failed');
     expect(delivery.attemptCount).toBe(1);
@@ -234,14 +230,14 @@ describe('endpoint health', () => {
     expect(endpoint.disabled_reason).toBe('the receiver answered 410 Gone');
 
     // While disabled, scans are still recorded but create no deliveries.
-    expect(await scan(code.slug)).toBe(302);
+    expect(await scan(app, code.slug)).toBe(302);
     const deliveries = await database.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', owner.accountId).execute();
     expect(deliveries).toHaveLength(1);
 
     target.respondWith(() => ({ status: 200 }));
     const settings = await setWebhook(database.db, app.box, { accountId: owner.accountId, url: target.url, allowPrivate: true });
     expect(settings).toMatchObject({ enabled: true, disabledAt: null, consecutiveFailures: 0 });
-    await scan(code.slug);
+    await scan(app, code.slug);
     await target.waitFor(2);
   });
 });
@@ -265,7 +261,7 @@ describe('signing secrets', () => {
     expect(newSecret).not.toBe(oldSecret);
     expect(rotated.previousSecretExpiresAt!.getTime() - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
 
-    await scan(code.slug);
+    await scan(app, code.slug);
     const [during] = await target.waitFor(1);
     expect(String(during!.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(new Webhook(newSecret).verify(during!.rawBody, standardHeaders(during!))).toBeTruthy();
@@ -280,7 +276,7 @@ describe('signing secrets', () => {
       .set({ previous_secret_expires_at: new Date(Date.now() - 1_000) })
       .where('account_id', '=', owner.accountId)
       .execute();
-    await scan(code.slug);
+    await scan(app, code.slug);
     const [, after] = await target.waitFor(2);
     expect(String(after!.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect(new Webhook(newSecret).verify(after!.rawBody, standardHeaders(after!))).toBeTruthy();
@@ -295,19 +291,19 @@ describe('workers', () => {
       const target = await receiver();
       const { code } = await subscriber(target);
       const scans = 200;
-      const statuses = await Promise.all(Array.from({ length: scans }, (_, i) => scan(code.slug, i % 2 ? second : app)));
+      const statuses = await Promise.all(Array.from({ length: scans }, (_, i) => scan(i % 2 ? second : app, code.slug)));
       expect(statuses.every((s) => s === 302)).toBe(true);
       await target.waitFor(scans, 20_000);
       await new Promise((r) => setTimeout(r, 500));
       const ids = target.received.map((r) => String(r.headers['webhook-id']));
       expect(ids).toHaveLength(scans);
       expect(new Set(ids).size).toBe(scans);
-      const workersUsed = await database.db
+      const delivered = await database.db
         .selectFrom('webhook_deliveries')
         .select('status')
         .where('id', 'in', ids)
         .execute();
-      expect(workersUsed.every((d) => d.status === 'succeeded')).toBe(true);
+      expect(delivered.every((d) => d.status === 'succeeded')).toBe(true);
       expect(app.webhooks!.worker.stats.succeeded + second.webhooks!.worker.stats.succeeded).toBeGreaterThanOrEqual(scans);
     } finally {
       await second.close();
