@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import express, { Router } from 'express';
+import { type RequestHandler, Router } from 'express';
 import yaml from 'js-yaml';
 
 /**
@@ -14,7 +14,7 @@ export function createDocsRouter(paths: { contract: string; docsDir: string }): 
   const contractJson = JSON.stringify(yaml.load(contractYaml));
   const etag = `"${createHash('sha256').update(contractYaml).digest('base64url').slice(0, 27)}"`;
 
-  const send = (type: string, body: string): express.RequestHandler => (req, res) => {
+  const send = (type: string, body: string): RequestHandler => (req, res) => {
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'public, max-age=300');
     if (req.headers['if-none-match'] === etag) {
@@ -26,11 +26,12 @@ export function createDocsRouter(paths: { contract: string; docsDir: string }): 
   router.get('/api/v1/openapi.yaml', send('application/yaml; charset=utf-8', contractYaml));
   router.get('/api/v1/openapi.json', send('application/json; charset=utf-8', contractJson));
 
-  if (existsSync(path.join(paths.docsDir, 'index.html'))) {
-    router.get('/docs', (_req, res) => res.sendFile(path.join(paths.docsDir, 'index.html')));
-    router.use('/docs', express.static(paths.docsDir, { index: 'index.html', maxAge: '5m' }));
+  // The portal is one self-contained page (Redoc's bundle inlined), so there is nothing else to serve.
+  const portal = path.join(paths.docsDir, 'index.html');
+  if (existsSync(portal)) {
+    router.get(['/docs', '/docs/'], (_req, res) => res.sendFile(portal, { maxAge: '5m' }));
   } else {
-    router.get('/docs', (_req, res) => {
+    router.get(['/docs', '/docs/'], (_req, res) => {
       res.status(404).type('text/plain').send('The docs portal is not built here. Run `npm run docs` (npm start does it), or read /api/v1/openapi.yaml.\n');
     });
   }

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
+import type { WebhookEndpointsTable } from '../db/schema/webhooks.js';
 import type { Db } from '../db/schema/index.js';
 import type { SecretBox } from '../webhooks/secret-box.js';
 import { newWebhookSecret } from '../webhooks/signatures.js';
@@ -99,17 +100,7 @@ export async function removeWebhook(db: Db, accountId: string): Promise<{ accoun
 }
 
 function present(
-  row: {
-    account_id: string;
-    url: string;
-    secret_encrypted: string;
-    previous_secret_expires_at: Date | null;
-    consecutive_failures: number;
-    disabled_at: Date | null;
-    disabled_reason: string | null;
-    created_at: Date;
-    updated_at: Date;
-  },
+  row: Selectable<WebhookEndpointsTable>,
   secret?: string,
 ): WebhookSettings {
   const overlapActive = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > new Date();

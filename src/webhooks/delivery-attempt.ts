@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/schema/index.js';
-import type { ClaimedDelivery } from './outbox.js';
+import { CLAIMED_DELIVERY, type ClaimedDelivery } from './outbox.js';
 import { nextRetryDelay, type RetryPolicy } from './retry-schedule.js';
 import type { SecretBox } from './secret-box.js';
 import type { SendResult, WebhookSender } from './sender.js';
@@ -100,7 +100,7 @@ export async function attemptDelivery(
     next as (
       -- After a success, the same statement claims the account's next due delivery for this worker: a backlog
       -- drains at one round trip per delivery instead of two, and the account's slot never sits empty.
-      update webhook_deliveries n
+      update webhook_deliveries d
       set claimed_by = ${options.workerId}, next_attempt_at = now() + ${options.claimNext?.leaseMs ?? 0} * interval '1 millisecond'
       from (
         select w.id from webhook_deliveries w
@@ -109,11 +109,9 @@ export async function attemptDelivery(
         order by w.next_attempt_at
         limit 1
         for update skip locked
-      ) candidate, webhook_endpoints ne
-      where n.id = candidate.id and ne.account_id = n.account_id and ne.disabled_at is null
-      returning n.id, n.account_id as "accountId", n.event, n.body, n.attempt_count as "attemptCount",
-        n.final_attempt as "finalAttempt", ne.url, ne.secret_encrypted as "secretEncrypted",
-        case when ne.previous_secret_expires_at > now() then ne.previous_secret_encrypted end as "previousSecretEncrypted"
+      ) candidate, webhook_endpoints e
+      where d.id = candidate.id and e.account_id = d.account_id and e.disabled_at is null
+      returning ${CLAIMED_DELIVERY}
     ),
     endpoint as (
       update webhook_endpoints e set

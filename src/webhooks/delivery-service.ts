@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { WebhookNotConfiguredError } from '../accounts/webhook-settings.js';
 import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
 import type { Db } from '../db/schema/index.js';
-import type { DeliveryStatus } from '../db/schema/webhooks.js';
+import type { DeliveryStatus, WebhookDeliveriesTable } from '../db/schema/webhooks.js';
 import { idPattern, newId } from '../ids.js';
 import { attemptDelivery, type AttemptOutcome, type DeliveryDependencies } from './delivery-attempt.js';
-import type { ClaimedDelivery } from './outbox.js';
+import { CLAIMED_DELIVERY, type ClaimedDelivery } from './outbox.js';
 import { testEventBody } from './payload.js';
 
 export interface Delivery {
@@ -55,7 +55,6 @@ const DELIVERY_COLUMNS = [
   'status',
   'attempt_count',
   'next_attempt_at',
-  'claimed_by',
   'last_attempt_at',
   'last_status_code',
   'last_error',
@@ -63,6 +62,8 @@ const DELIVERY_COLUMNS = [
   'completed_at',
   'body',
 ] as const;
+
+type DeliveryRow = Pick<Selectable<WebhookDeliveriesTable>, (typeof DELIVERY_COLUMNS)[number]>;
 
 /** Newest first, `limit` at most, after the cursor (a delivery id); `status` filters. */
 export async function listDeliveries(
@@ -117,7 +118,7 @@ export async function getDelivery(db: Db, deliveryId: string, accountId?: string
  */
 export async function redeliver(db: Db, deliveryId: string, accountId?: string): Promise<Delivery> {
   assertDeliveryId(deliveryId);
-  const row = await sql<Record<(typeof DELIVERY_COLUMNS)[number], never>>`
+  const result = await sql<DeliveryRow>`
     with queued as (
       update webhook_deliveries set
         final_attempt = final_attempt or status <> 'pending',
@@ -128,7 +129,7 @@ export async function redeliver(db: Db, deliveryId: string, accountId?: string):
     )
     select queued.*, pg_notify(${WEBHOOKS_DUE_CHANNEL}, '') from queued
   `.execute(db);
-  const queued = row.rows[0] as unknown as Parameters<typeof toDelivery>[0] | undefined;
+  const queued = result.rows[0];
   if (queued) return toDelivery(queued);
   await getDelivery(db, deliveryId, accountId); // throws when it does not exist
   throw new DeliveryInFlightError(deliveryId);
@@ -166,9 +167,7 @@ export async function attemptNow(
     from webhook_endpoints e
     where d.id = ${deliveryId} and e.account_id = d.account_id
       and (d.claimed_by is null or d.claimed_by = ${claimer} or d.next_attempt_at <= now())
-    returning d.id, d.account_id as "accountId", d.event, d.body, d.attempt_count as "attemptCount",
-      d.final_attempt as "finalAttempt", e.url, e.secret_encrypted as "secretEncrypted",
-      case when e.previous_secret_expires_at > now() then e.previous_secret_encrypted end as "previousSecretEncrypted"
+    returning ${CLAIMED_DELIVERY}
   `.execute(deps.db);
   const delivery = claimed.rows[0];
   if (!delivery) {
@@ -186,21 +185,7 @@ function assertDeliveryId(deliveryId: string): void {
   if (!DELIVERY_ID.test(deliveryId)) throw new DeliveryNotFoundError(deliveryId);
 }
 
-function toDelivery(row: {
-  id: string;
-  event: string;
-  qr_code_id: string | null;
-  status: DeliveryStatus;
-  attempt_count: number;
-  next_attempt_at: Date;
-  claimed_by: string | null;
-  last_attempt_at: Date | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: Date;
-  completed_at: Date | null;
-  body: string;
-}): Delivery {
+function toDelivery(row: DeliveryRow): Delivery {
   return {
     id: row.id,
     event: row.event,

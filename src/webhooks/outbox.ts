@@ -17,6 +17,15 @@ export interface ClaimedDelivery {
   previousSecretEncrypted: string | null;
 }
 
+/**
+ * The columns of a `ClaimedDelivery`, for any claim statement that names the delivery row `d` and its endpoint `e`.
+ * The previous secret is returned only while its rotation overlap runs.
+ */
+export const CLAIMED_DELIVERY = sql`
+  d.id, d.account_id as "accountId", d.event, d.body, d.attempt_count as "attemptCount", d.final_attempt as "finalAttempt",
+  e.url, e.secret_encrypted as "secretEncrypted",
+  case when e.previous_secret_expires_at > now() then e.previous_secret_encrypted end as "previousSecretEncrypted"`;
+
 export interface ClaimRequest {
   workerId: string;
   /** How long the claim holds; a worker that dies leaves its rows due again after this. */
@@ -79,9 +88,7 @@ export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise
     set claimed_by = ${request.workerId}, next_attempt_at = now() + ${request.leaseMs} * interval '1 millisecond'
     from claimable, webhook_endpoints e
     where d.id = claimable.id and e.account_id = d.account_id
-    returning d.id, d.account_id as "accountId", d.event, d.body, d.attempt_count as "attemptCount",
-      d.final_attempt as "finalAttempt", e.url, e.secret_encrypted as "secretEncrypted",
-      case when e.previous_secret_expires_at > now() then e.previous_secret_encrypted end as "previousSecretEncrypted"
+    returning ${CLAIMED_DELIVERY}
   `.execute(db);
   return result.rows;
 }
