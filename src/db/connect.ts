@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { createDatabase, migrateToLatest } from './database.js';
+import { createDatabase, type DatabaseTimeouts, migrateToLatest, NO_STATEMENT_TIMEOUTS } from './database.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import type { Database } from './schema/index.js';
 
@@ -19,19 +19,22 @@ export interface DatabaseConnection {
  */
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
-  options: { logger: Logger; stopEmbedded: 'always' | 'if-started-here'; maxConnections?: number },
+  options: { logger: Logger; stopEmbedded: 'always' | 'if-started-here'; maxConnections?: number; timeouts?: DatabaseTimeouts },
 ): Promise<DatabaseConnection> {
   const logger = options.logger;
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, logger);
   const connectionString = config.databaseUrl ?? embedded!.connectionString();
-  const db = createDatabase(connectionString, { logger, maxConnections: options.maxConnections });
+  // Migrations get a session of their own without the statement timeouts: building an index may take minutes.
+  const migrationDb = createDatabase(connectionString, { logger, maxConnections: 1, timeouts: NO_STATEMENT_TIMEOUTS });
   try {
-    await migrateToLatest(db, logger);
+    await migrateToLatest(migrationDb, logger);
   } catch (error) {
-    await db.destroy();
     if (embedded?.startedHere) await embedded.stop();
     throw error;
+  } finally {
+    await migrationDb.destroy();
   }
+  const db = createDatabase(connectionString, { logger, maxConnections: options.maxConnections, timeouts: options.timeouts });
   return {
     db,
     connectionString,

@@ -2,9 +2,33 @@ import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { migrationProvider } from './migrations/index.js';
+import { guardedClientClass } from './pg-client.js';
 import type { Database } from './schema/index.js';
 
 const INT8_OID = 20;
+
+/** How long the service waits on PostgreSQL before it treats the database as unavailable. */
+export interface DatabaseTimeouts {
+  /** Opening a connection, and waiting for a free one in the pool. */
+  connectMs: number;
+  /** Server side: a statement running longer is cancelled (0: no limit, for migrations). */
+  statementMs: number;
+  /** Server side: a session idle inside a transaction longer is ended, so it cannot hold locks forever. */
+  idleInTransactionMs: number;
+  /** Client side: no answer at all for this long (a hung server) ends the connection (0: never). */
+  queryMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  connectMs: 5_000,
+  statementMs: 30_000,
+  idleInTransactionMs: 60_000,
+  // Past the statement timeout, so a live server always answers first (with its own cancellation error).
+  queryMs: 35_000,
+};
+
+/** For one-off sessions that may run long on purpose (migrations building indexes). */
+export const NO_STATEMENT_TIMEOUTS: DatabaseTimeouts = { ...DEFAULT_DATABASE_TIMEOUTS, statementMs: 0, queryMs: 0 };
 
 /**
  * A Kysely instance over its own pg pool. Type parsers are set on this pool only (no process-wide pg state):
@@ -22,12 +46,23 @@ export function createDatabase(
      * is sent again, which at-least-once delivery allows).
      */
     asyncCommit?: boolean;
+    timeouts?: DatabaseTimeouts;
   },
 ): Database {
+  const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+  const sessionSettings = [
+    `-c statement_timeout=${timeouts.statementMs}`,
+    `-c idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`,
+    ...(options.asyncCommit ? ['-c synchronous_commit=off'] : []),
+  ];
   const pool = new pg.Pool({
     connectionString,
+    Client: guardedClientClass({ logger: options.logger, queryTimeoutMs: timeouts.queryMs }),
     max: options.maxConnections ?? 10,
-    ...(options.asyncCommit && { options: '-c synchronous_commit=off' }),
+    options: sessionSettings.join(' '),
+    connectionTimeoutMillis: timeouts.connectMs,
+    // Notices a peer that vanished without closing the connection (a crashed host, a dropped NAT entry).
+    keepAlive: true,
     // An idle connection can be cut by the server or a proxy; the pool reports it here instead of crashing.
     idleTimeoutMillis: 30_000,
     types: {
