@@ -18,6 +18,9 @@ export interface AppDependencies {
   logger: Logger;
 }
 
+/** Readiness probes usually time out after a few seconds themselves; answer 503 before they do. */
+const READINESS_TIMEOUT_MS = 2_000;
+
 /** A client may pass its own request id (for tracing across services) if it is short and printable. */
 const CLIENT_REQUEST_ID = /^[\x21-\x7E]{1,128}$/;
 
@@ -49,7 +52,8 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
   });
   app.get('/readyz', async (_req, res) => {
     try {
-      await sql`select 1`.execute(db);
+      // A load balancer must learn about a hung database too, not wait on it.
+      await withTimeout(sql`select 1`.execute(db), READINESS_TIMEOUT_MS);
       res.json({ status: 'ok' });
     } catch {
       res.status(503).json({ status: 'unavailable', reason: 'database unreachable' });
@@ -72,4 +76,12 @@ export function createRequestListener(api: Express, redirect: Redirect['handler'
     if (isShortLinkPath(req.url)) void redirect(req, res);
     else api(req, res);
   };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/schema/index.js';
 
 /** What a redirect needs to know about a slug. */
@@ -10,16 +11,34 @@ interface Entry {
   expiresAt: number;
 }
 
+export interface CodeLookupOptions {
+  ttlMs: number;
+  /** Codes (active or paused) kept, least recently scanned dropped first. */
+  maxEntries: number;
+  /** Slugs that name no live code, kept apart so scans of made-up slugs never push out real codes. */
+  maxGoneEntries: number;
+  /**
+   * How long a scan waits for the database before it is answered from the last known target (or, for a slug
+   * never seen, with a 503). A hung database must not hold printed codes hostage.
+   */
+  lookupTimeoutMs: number;
+  now?: () => number;
+}
+
+export class LookupTimeoutError extends Error {}
+
 /**
  * slug → target, cached per instance. Correctness comes from invalidation: `invalidate` is called for every
  * committed change (LISTEN/NOTIFY, see db/notification-listener.ts), and cached targets are not trusted while that
  * channel is down. The TTL is only a safety net. Concurrent misses for one slug share one query.
  *
- * Stale if error: when the database cannot be read, the last known target is served, so printed codes keep
- * working through a database outage (nobody can change a code while the database is down anyway).
+ * Stale if error: when the database cannot be read, or does not answer within `lookupTimeoutMs`, the last known
+ * target is served, so printed codes keep working through a database outage (nobody can change a code while
+ * the database is down anyway).
  */
 export class CodeLookup {
-  private readonly entries = new Map<string, Entry>();
+  private readonly codes: LRUCache<string, Entry>;
+  private readonly gone: LRUCache<string, Entry>;
   private readonly inFlight = new Map<string, Promise<RedirectTarget>>();
   /** Bumped by every invalidation, so a lookup that raced one does not cache what it read before it. */
   private generation = 0;
@@ -28,22 +47,27 @@ export class CodeLookup {
 
   constructor(
     private readonly db: Database,
-    private readonly options: { ttlMs: number; maxEntries: number; now?: () => number },
-  ) {}
+    private readonly options: CodeLookupOptions,
+  ) {
+    this.codes = new LRUCache({ max: options.maxEntries });
+    this.gone = new LRUCache({ max: options.maxGoneEntries });
+  }
 
   async resolve(slug: string): Promise<RedirectTarget> {
-    const cached = this.entries.get(slug);
+    const cached = this.codes.get(slug) ?? this.gone.get(slug);
     if (cached && this.notificationsLive && cached.expiresAt > this.now()) return cached.target;
-    const pending = this.inFlight.get(slug);
-    if (pending) return pending;
-    const lookup = this.load(slug).finally(() => this.inFlight.delete(slug));
-    this.inFlight.set(slug, lookup);
-    return lookup;
+    let lookup = this.inFlight.get(slug);
+    if (!lookup) {
+      lookup = this.load(slug).finally(() => this.inFlight.delete(slug));
+      this.inFlight.set(slug, lookup);
+    }
+    return this.within(lookup, cached);
   }
 
   invalidate(slug: string): void {
     this.generation++;
-    this.entries.delete(slug);
+    this.codes.delete(slug);
+    this.gone.delete(slug);
   }
 
   /**
@@ -53,7 +77,28 @@ export class CodeLookup {
   setNotificationsLive(live: boolean): void {
     this.generation++;
     this.notificationsLive = live;
-    for (const entry of this.entries.values()) entry.expiresAt = 0;
+    for (const entry of this.codes.values()) entry.expiresAt = 0;
+    for (const entry of this.gone.values()) entry.expiresAt = 0;
+  }
+
+  /** The lookup's answer, or after `lookupTimeoutMs` the last known target (the lookup goes on and fills the cache). */
+  private within(lookup: Promise<RedirectTarget>, lastKnown: Entry | undefined): Promise<RedirectTarget> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (lastKnown) resolve(lastKnown.target);
+        else reject(new LookupTimeoutError(`the database did not answer within ${this.options.lookupTimeoutMs} ms`));
+      }, this.options.lookupTimeoutMs);
+      lookup.then(
+        (target) => {
+          clearTimeout(timer);
+          resolve(target);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
   }
 
   private async load(slug: string): Promise<RedirectTarget> {
@@ -66,7 +111,7 @@ export class CodeLookup {
         .where('slug', '=', slug)
         .executeTakeFirst();
     } catch (error) {
-      const lastKnown = this.entries.get(slug);
+      const lastKnown = this.codes.peek(slug) ?? this.gone.peek(slug);
       if (lastKnown) return lastKnown.target;
       throw error;
     }
@@ -82,10 +127,14 @@ export class CodeLookup {
             destinationUrl: row.destination_url,
           };
     if (generation === this.generation) {
-      if (!this.entries.has(slug) && this.entries.size >= this.options.maxEntries) {
-        this.entries.delete(this.entries.keys().next().value!);
+      const entry = { target, expiresAt: this.notificationsLive ? this.now() + this.options.ttlMs : 0 };
+      if (target.state === 'gone') {
+        this.codes.delete(slug);
+        this.gone.set(slug, entry);
+      } else {
+        this.gone.delete(slug);
+        this.codes.set(slug, entry);
       }
-      this.entries.set(slug, { target, expiresAt: this.notificationsLive ? this.now() + this.options.ttlMs : 0 });
     }
     return target;
   }

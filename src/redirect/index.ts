@@ -4,16 +4,28 @@ import { CODE_CHANGES_CHANNEL } from '../db/migrations/20261122T1100-redirect-an
 import { NotificationListener } from '../db/notification-listener.js';
 import { CodeLookup } from './code-lookup.js';
 import { createRedirectHandler } from './redirect-handler.js';
-import { ScanRecorder } from './scan-recorder.js';
+import { DEFAULT_SCAN_RECORDER_OPTIONS, ScanRecorder, type ScanRecorderOptions } from './scan-recorder.js';
 import { UserAgentClassifier } from './user-agent.js';
 
 export { isShortLinkPath } from './redirect-handler.js';
 
 /** The short-link part: its cache, the change listener that keeps the cache true, and the scan recorder. */
-export function createRedirect(deps: { db: Database; connectionString: string; logger: Logger; cacheTtlMs?: number }) {
+export function createRedirect(deps: {
+  db: Database;
+  connectionString: string;
+  logger: Logger;
+  cacheTtlMs?: number;
+  recorder?: Partial<ScanRecorderOptions>;
+}) {
   const logger = deps.logger.child({ part: 'redirect' });
-  // 10 s: the longest a missed invalidation could show a stale destination; normally invalidation is immediate.
-  const lookup = new CodeLookup(deps.db, { ttlMs: deps.cacheTtlMs ?? 10_000, maxEntries: 100_000 });
+  const lookup = new CodeLookup(deps.db, {
+    // 10 s: the longest a missed invalidation could show a stale destination; normally invalidation is immediate.
+    ttlMs: deps.cacheTtlMs ?? 10_000,
+    maxEntries: 100_000,
+    maxGoneEntries: 10_000,
+    // Well above a healthy lookup (about a millisecond), well below what a person waits before scanning again.
+    lookupTimeoutMs: 1_500,
+  });
   // While notifications are down, every scan reads the database (cached entries are not trusted).
   const listener = new NotificationListener(
     deps.connectionString,
@@ -26,7 +38,7 @@ export function createRedirect(deps: { db: Database; connectionString: string; l
     },
     logger,
   );
-  const recorder = new ScanRecorder(deps.db, logger);
+  const recorder = new ScanRecorder(deps.db, logger, { ...DEFAULT_SCAN_RECORDER_OPTIONS, ...deps.recorder });
   const handler = createRedirectHandler({ lookup, recorder, classifier: new UserAgentClassifier(), logger });
   return {
     handler,

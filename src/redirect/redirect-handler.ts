@@ -82,10 +82,15 @@ function notFound(res: ServerResponse, body: Buffer): void {
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
+/** DNS names are at most 253 characters; with a port or an IPv6 literal a host fits in this. */
+const MAX_REFERRER_HOST = 260;
+
+/** The Referer's host only, bounded: anonymous scanners choose this header, and it is stored with every scan. */
 function referrerHost(referer: string | undefined): string | null {
   if (!referer) return null;
   try {
-    return new URL(referer).host || null;
+    const host = new URL(referer.slice(0, 4096)).host;
+    return host && host.length <= MAX_REFERRER_HOST ? host : null;
   } catch {
     return null;
   }

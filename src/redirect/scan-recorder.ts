@@ -1,220 +1,294 @@
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema/index.js';
-import { newId } from '../ids.js';
-import { scanCreatedBody } from '../webhooks/payload.js';
+import { prepareScanBatch, type PreparedScanBatch, type ScanEvent, writeScanBatch } from './scan-batch.js';
 
-export interface ScanEvent {
-  codeId: string;
-  accountId: string;
-  /** The code's slug and name when it was scanned: what its webhook reports, even if they change later. */
-  slug: string;
-  name: string;
-  at: Date;
-  device: string;
-  os: string;
-  browser: string;
-  destinationUrl: string;
-  referrerHost: string | null;
-  /** Bots only add to the code's bot counter: no scan row, no webhook. */
-  bot: boolean;
-}
+export type { ScanEvent } from './scan-batch.js';
 
 export interface ScanRecorderOptions {
   /** Most scans written in one transaction. */
   maxBatch: number;
+  /**
+   * Scans waiting for their commit (each holds a request open). Past it, new scans are answered at once and
+   * kept in memory, as during an outage, rather than queueing without end behind a slow database.
+   */
+  maxWaiting: number;
   /** Scans kept in memory while the database cannot be written; beyond it the oldest are dropped and counted. */
   maxBuffered: number;
   /** Pause between attempts to write buffered scans while the database is failing. */
   retryDelayMs: number;
   /**
-   * Batches written at the same time (each on its own connection). 1 by default: with 2, a popular code's
-   * counter row lock serialised the writers anyway and the bench got slower (0.37 → 0.22 of bare).
+   * A batch not committed after this long is treated as failed: its scans are answered and kept in memory, and
+   * later scans are answered at once until the database commits again. The statement may still commit; the
+   * batch id makes the later retry a no-op then.
    */
-  concurrentWrites: number;
+  commitTimeoutMs: number;
 }
+
+export const DEFAULT_SCAN_RECORDER_OPTIONS: ScanRecorderOptions = {
+  maxBatch: 500,
+  maxWaiting: 10_000,
+  maxBuffered: 100_000,
+  retryDelayMs: 1_000,
+  commitTimeoutMs: 2_000,
+};
 
 interface Waiting {
   scan: ScanEvent;
   done: () => void;
 }
 
+/** A batch kept in memory until it is known to be committed. */
+interface BufferedBatch {
+  batch: PreparedScanBatch;
+  /** A write of this batch whose outcome is not known yet (it timed out, or is being retried now). */
+  writing: Promise<void> | undefined;
+}
+
 /**
- * Group commit for scans. `record` resolves once the scan, its code's counter and its webhook outbox row are
- * committed, so a redirect that was answered is never lost, and neither is its webhook. Scans that arrive while a transaction is
- * in flight wait for the next one, which takes them all: one transaction per batch, a bulk insert, and one
- * counter update per code per batch, so a code scanned by thousands of clients does not serialise on its row.
+ * Group commit for scans, and what happens when the database cannot take them.
  *
- * When the database cannot be written, `record` resolves anyway (the redirect is still answered) and the scans
- * stay in memory, retried until they are written; if even that buffer overflows, what is dropped is counted and
- * logged, never silent.
+ * Healthy (`live`): `record` resolves once the scan, its code's counter and its webhook outbox row are committed,
+ * so an answered redirect is never lost, nor its webhook. Scans that arrive while a batch is being written go
+ * into the next one: one statement per batch, whatever the number of clients.
+ *
+ * When a batch fails or does not commit within `commitTimeoutMs`, the recorder stops waiting for commits:
+ * `record` resolves at once (the redirect is still answered) and scans are kept in memory as sealed batches, each
+ * with its id, webhook delivery ids and bodies fixed. A drain writes them, oldest first, retrying every
+ * `retryDelayMs`. As soon as one write succeeds the recorder is live again: new scans wait for their own commit
+ * while the drain writes the backlog beside them. Rewriting a batch whose first write may have committed
+ * (a timeout, a connection lost during COMMIT) is harmless: its id is recorded with it and a second write of
+ * the same id changes nothing, so no scan is counted twice and no webhook gets a second id.
  */
 export class ScanRecorder {
-  private queue: Waiting[] = [];
-  private buffered: ScanEvent[] = [];
-  private writesInFlight = 0;
-  private degraded = false;
-  private retryTimer: NodeJS.Timeout | undefined;
-  /** The one pass over `buffered` in progress; a second pass at once would write the same scans twice. */
-  private bufferedPass: Promise<boolean> | undefined;
+  private waiting: Waiting[] = [];
+  private liveWriteInFlight = false;
+  private live = true;
+  /** Scans answered without a commit, not yet sealed into a batch. */
+  private unsealed: ScanEvent[] = [];
+  private readonly buffered: BufferedBatch[] = [];
+  private bufferedScans = 0;
+  private draining: Promise<void> | undefined;
+  private drainWake: (() => void) | undefined;
   private stopped = false;
-  readonly stats = { written: 0, batches: 0, failedBatches: 0, dropped: 0 };
+  /** Past the shutdown deadline: the drain gives up (what is left was reported as lost). */
+  private closed = false;
+  readonly stats = { written: 0, batches: 0, failedBatches: 0, timedOutBatches: 0, dropped: 0 };
 
   constructor(
     private readonly db: Database,
     private readonly logger: Logger,
-    private readonly options: ScanRecorderOptions = { maxBatch: 500, maxBuffered: 100_000, retryDelayMs: 1_000, concurrentWrites: 1 },
+    private readonly options: ScanRecorderOptions = DEFAULT_SCAN_RECORDER_OPTIONS,
   ) {}
 
   record(scan: ScanEvent): Promise<void> {
-    if (this.degraded || this.stopped) {
-      this.buffer([scan]);
+    if (!this.live || this.stopped || this.waiting.length >= this.options.maxWaiting) {
+      this.keepInMemory(scan);
       return Promise.resolve();
     }
     return new Promise((done) => {
-      this.queue.push({ scan, done });
+      this.waiting.push({ scan, done });
       this.pump();
     });
   }
 
-  /** Scans accepted but not yet written (waiting for a transaction, or buffered while the database fails). */
+  /** Scans accepted but not yet known to be written (waiting for a commit, or kept in memory). */
   get backlog(): number {
-    return this.queue.length + this.buffered.length;
+    return this.waiting.length + this.unsealed.length + this.bufferedScans;
+  }
+
+  /** Whether new scans wait for their commit (false while the database is failing). */
+  get isLive(): boolean {
+    return this.live;
   }
 
   /** Writes everything still in memory (for shutdown); gives up after `timeoutMs` and reports what is left. */
   async stop(timeoutMs: number): Promise<number> {
     this.stopped = true;
-    clearTimeout(this.retryTimer);
     const deadline = Date.now() + timeoutMs;
-    while (this.writesInFlight > 0 && Date.now() < deadline) await delay(10);
-    while (this.buffered.length > 0 && Date.now() < deadline) {
-      if (!(await this.writeBuffered())) await delay(Math.min(this.options.retryDelayMs, Math.max(0, deadline - Date.now())));
+    while ((this.liveWriteInFlight || this.waiting.length > 0 || this.backlog > 0) && Date.now() < deadline) {
+      this.drain();
+      await Promise.race([this.draining, delay(Math.min(50, Math.max(0, deadline - Date.now())))]);
     }
-    if (this.buffered.length > 0) {
-      this.logger.error({ lost: this.buffered.length }, 'scans could not be written before shutdown');
-    }
-    return this.buffered.length;
+    this.closed = true;
+    this.drainWake?.();
+    const left = this.backlog;
+    if (left > 0) this.logger.error({ lost: left }, 'scans could not be written before shutdown');
+    return left;
   }
 
-  /** Starts batch writes while there is queued work and a free writer. */
+  /** Starts the next live batch when none is being written. */
   private pump(): void {
-    while (this.writesInFlight < this.options.concurrentWrites && this.queue.length > 0 && !this.degraded) {
-      const batch = this.queue.splice(0, this.options.maxBatch);
-      this.writesInFlight++;
-      void this.writeQueued(batch).finally(() => {
-        this.writesInFlight--;
-        this.pump();
-      });
-    }
-  }
-
-  private async writeQueued(batch: Waiting[]): Promise<void> {
-    try {
-      await this.write(batch.map((w) => w.scan));
-    } catch (error) {
-      this.stats.failedBatches++;
-      this.logger.error({ err: error, scans: batch.length }, 'scan batch failed; keeping scans in memory and retrying');
-      this.degraded = true;
-      this.buffer(batch.map((w) => w.scan));
-      const waiting = this.queue.splice(0);
-      this.buffer(waiting.map((w) => w.scan));
-      for (const w of waiting) w.done();
-      this.scheduleRetry();
-    }
-    for (const waiting of batch) waiting.done();
-  }
-
-  private buffer(scans: ScanEvent[]): void {
-    this.buffered.push(...scans);
-    const overflow = this.buffered.length - this.options.maxBuffered;
-    if (overflow > 0) {
-      this.buffered.splice(0, overflow);
-      this.stats.dropped += overflow;
-      this.logger.error({ dropped: overflow, droppedTotal: this.stats.dropped }, 'scan buffer full; oldest scans dropped');
-    }
-    if (!this.retryTimer && !this.stopped) this.scheduleRetry();
-  }
-
-  private scheduleRetry(): void {
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      void this.writeBuffered().then((ok) => {
-        if (ok && this.buffered.length === 0) {
-          this.degraded = false;
-          this.logger.info('scans are being written again');
-        } else if (!this.stopped) this.scheduleRetry();
-      });
-    }, this.options.retryDelayMs);
-    this.retryTimer.unref();
-  }
-
-  /** Writes buffered scans batch by batch; false as soon as one batch fails. Joins a pass already running. */
-  private writeBuffered(): Promise<boolean> {
-    this.bufferedPass ??= this.passOverBuffered().finally(() => {
-      this.bufferedPass = undefined;
+    if (this.liveWriteInFlight || this.waiting.length === 0) return;
+    const taken = this.waiting.splice(0, this.options.maxBatch);
+    this.liveWriteInFlight = true;
+    void this.writeLive(taken).finally(() => {
+      this.liveWriteInFlight = false;
+      if (this.live) this.pump();
+      else this.releaseWaiting();
     });
-    return this.bufferedPass;
   }
 
-  private async passOverBuffered(): Promise<boolean> {
-    while (this.buffered.length > 0) {
-      const batch = this.buffered.slice(0, this.options.maxBatch);
-      try {
-        await this.write(batch);
-      } catch (error) {
-        this.logger.warn({ err: error, buffered: this.buffered.length }, 'still cannot write buffered scans');
-        return false;
-      }
-      this.buffered.splice(0, batch.length);
+  private async writeLive(taken: Waiting[]): Promise<void> {
+    const batch = prepareScanBatch(taken.map((w) => w.scan));
+    const write = this.write(batch);
+    const outcome = await settleWithin(write, this.options.commitTimeoutMs);
+    if (outcome.status !== 'fulfilled') {
+      if (outcome.status === 'timeout') this.stats.timedOutBatches++;
+      else this.stats.failedBatches++;
+      this.goDegraded(outcome.status === 'timeout' ? new Error(`scan batch not committed within ${this.options.commitTimeoutMs} ms`) : outcome.reason);
+      // A timed-out write may still commit; until it settles the drain leaves the batch alone.
+      this.addBuffered({ batch, writing: outcome.status === 'timeout' ? write : undefined });
+      if (outcome.status === 'timeout') this.followLateWrite(write);
     }
-    return true;
+    for (const w of taken) w.done();
   }
 
-  private async write(scans: ScanEvent[]): Promise<void> {
-    const humans = scans.filter((s) => !s.bot);
-    // One row per code, in id order so concurrent batches on several instances lock rows in the same order.
-    const counts = new Map<string, { humans: number; bots: number }>();
-    for (const scan of scans) {
-      const count = counts.get(scan.codeId) ?? { humans: 0, bots: 0 };
-      if (scan.bot) count.bots++;
-      else count.humans++;
-      counts.set(scan.codeId, count);
+  private goDegraded(reason: unknown): void {
+    if (this.live) {
+      this.logger.error({ err: reason }, 'scans cannot be committed; answering from memory and retrying');
     }
-    const codeIds = [...counts.keys()].sort();
-    // The webhook body is serialised here, once: every attempt sends these bytes. Rows are kept only for accounts
-    // with an enabled endpoint (the join), so building a body for the others costs a JSON.stringify and no I/O.
-    const deliveryIds = humans.map((s) => newId('whd', s.at.getTime() * 1000));
-    const bodies = humans.map((s, i) =>
-      scanCreatedBody({ deliveryId: deliveryIds[i]!, qrCodeId: s.codeId, slug: s.slug, name: s.name, device: s.device, os: s.os, browser: s.browser, at: s.at }),
+    this.live = false;
+    this.releaseWaiting();
+    this.drain();
+  }
+
+  /** Scans waiting for a commit that will not come soon: answer them and keep them in memory. */
+  private releaseWaiting(): void {
+    const released = this.waiting;
+    this.waiting = [];
+    for (const w of released) {
+      this.keepInMemory(w.scan);
+      w.done();
+    }
+  }
+
+  private keepInMemory(scan: ScanEvent): void {
+    this.unsealed.push(scan);
+    if (this.unsealed.length >= this.options.maxBatch) this.seal();
+    this.dropOverflow();
+    this.drain();
+  }
+
+  private seal(): void {
+    if (this.unsealed.length === 0) return;
+    const scans = this.unsealed;
+    this.unsealed = [];
+    this.addBuffered({ batch: prepareScanBatch(scans), writing: undefined });
+  }
+
+  private addBuffered(entry: BufferedBatch): void {
+    this.buffered.push(entry);
+    this.bufferedScans += entry.batch.size;
+    this.dropOverflow();
+    this.drainWake?.();
+  }
+
+  private removeBuffered(entry: BufferedBatch): void {
+    const index = this.buffered.indexOf(entry);
+    if (index === -1) return;
+    this.buffered.splice(index, 1);
+    this.bufferedScans -= entry.batch.size;
+  }
+
+  /** Past `maxBuffered`, the oldest batches that are not being written are dropped: counted and logged. */
+  private dropOverflow(): void {
+    let overflow = this.bufferedScans + this.unsealed.length - this.options.maxBuffered;
+    while (overflow > 0) {
+      const oldest = this.buffered.find((entry) => !entry.writing);
+      if (!oldest) break;
+      this.removeBuffered(oldest);
+      this.stats.dropped += oldest.batch.size;
+      overflow -= oldest.batch.size;
+      this.logger.error({ dropped: oldest.batch.size, droppedTotal: this.stats.dropped }, 'scan memory full; oldest scans dropped');
+    }
+  }
+
+  /** A timed-out live write that settles later: committed means done, failed means the drain retries it. */
+  private followLateWrite(write: Promise<void>): void {
+    write.then(
+      () => {
+        const entry = this.buffered.find((candidate) => candidate.writing === write);
+        if (entry) this.removeBuffered(entry);
+      },
+      () => {
+        const entry = this.buffered.find((candidate) => candidate.writing === write);
+        if (entry) entry.writing = undefined;
+        this.drainWake?.();
+      },
     );
-    // One statement is one transaction and one round trip: scan rows, outbox rows and counters commit together.
-    await sql`
-      with inserted as (
-        insert into scans (qr_code_id, created_at, device, os, browser, destination_url, referrer_host)
-        select * from unnest(
-          ${humans.map((s) => s.codeId)}::text[], ${humans.map((s) => s.at)}::timestamptz[],
-          ${humans.map((s) => s.device)}::text[], ${humans.map((s) => s.os)}::text[],
-          ${humans.map((s) => s.browser)}::text[], ${humans.map((s) => s.destinationUrl)}::text[],
-          ${humans.map((s) => s.referrerHost)}::text[])
-        returning 1
-      ),
-      outbox as (
-        insert into webhook_deliveries (id, account_id, qr_code_id, event, body, created_at)
-        select d.id, d.account_id, d.qr_code_id, 'scan.created', d.body, d.at
-        from unnest(${deliveryIds}::text[], ${humans.map((s) => s.accountId)}::text[], ${humans.map((s) => s.codeId)}::text[],
-                    ${bodies}::text[], ${humans.map((s) => s.at)}::timestamptz[]) as d(id, account_id, qr_code_id, body, at)
-        join webhook_endpoints e on e.account_id = d.account_id and e.disabled_at is null
-      )
-      update qr_codes set scan_count = scan_count + c.humans, bot_scan_count = bot_scan_count + c.bots
-      from unnest(${codeIds}::text[], ${codeIds.map((id) => counts.get(id)!.humans)}::bigint[],
-                  ${codeIds.map((id) => counts.get(id)!.bots)}::bigint[]) as c(id, humans, bots)
-      where qr_codes.id = c.id
-    `.execute(this.db);
-    this.stats.written += scans.length;
+  }
+
+  /** Runs the drain unless it is running. */
+  private drain(): void {
+    this.draining ??= this.drainLoop()
+      .catch((error: unknown) => this.logger.error({ err: error }, 'scan drain stopped unexpectedly'))
+      .finally(() => {
+        this.draining = undefined;
+        // Something may have arrived between the loop's last look and now.
+        if (!this.closed && (this.unsealed.length > 0 || this.buffered.length > 0)) setImmediate(() => this.drain());
+      });
+  }
+
+  /**
+   * Writes what is kept in memory, oldest first, one batch at a time. Success makes the recorder live again at
+   * once; failure waits `retryDelayMs`. Ends when nothing is left.
+   */
+  private async drainLoop(): Promise<void> {
+    while (!this.closed) {
+      if (this.buffered.every((entry) => entry.writing)) this.seal();
+      const next = this.buffered.find((entry) => !entry.writing);
+      if (!next) {
+        if (this.buffered.length === 0) return;
+        // Only writes of unknown outcome remain: wait for one to settle (or for new scans to be kept).
+        await new Promise<void>((wake) => {
+          this.drainWake = wake;
+          void Promise.race(this.buffered.map((entry) => entry.writing)).then(wake, wake);
+        });
+        this.drainWake = undefined;
+        continue;
+      }
+      const write = this.write(next.batch);
+      next.writing = write;
+      try {
+        await write;
+        this.removeBuffered(next);
+        if (!this.live) {
+          this.live = true;
+          this.logger.info({ stillInMemory: this.backlog }, 'scans are committed again; writing the rest from memory');
+        }
+      } catch (error) {
+        next.writing = undefined;
+        this.stats.failedBatches++;
+        this.live = false;
+        this.logger.warn({ err: error, inMemory: this.backlog }, 'still cannot write scans kept in memory');
+        await delay(this.options.retryDelayMs);
+      }
+    }
+  }
+
+  private async write(batch: PreparedScanBatch): Promise<void> {
+    await writeScanBatch(this.db, batch);
+    this.stats.written += batch.size;
     this.stats.batches++;
   }
+}
+
+type Settled = { status: 'fulfilled' } | { status: 'rejected'; reason: unknown } | { status: 'timeout' };
+
+function settleWithin(promise: Promise<void>, timeoutMs: number): Promise<Settled> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ status: 'timeout' }), timeoutMs);
+    promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve({ status: 'fulfilled' });
+      },
+      (reason: unknown) => {
+        clearTimeout(timer);
+        resolve({ status: 'rejected', reason });
+      },
+    );
+  });
 }
 
 function delay(ms: number): Promise<void> {

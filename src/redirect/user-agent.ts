@@ -28,7 +28,12 @@ export function classifyUserAgent(userAgent: string): Scanner {
   const type = parsed.device.type;
   const device: DeviceClass =
     type && PARSED_DEVICE_CLASSES.has(type) ? (type as DeviceClass) : DESKTOP_SYSTEMS.has(os) ? 'desktop' : 'unknown';
-  return { device, os, browser: parsed.browser.name ?? 'unknown', bot: userAgent === '' || isbot(userAgent) };
+  return { device, os: bounded(os), browser: bounded(parsed.browser.name ?? 'unknown'), bot: userAgent === '' || isbot(userAgent) };
+}
+
+/** Names come from the parser's patterns, some of which capture text from the header: keep what is stored short. */
+function bounded(name: string): string {
+  return name.length <= 64 ? name : name.slice(0, 64);
 }
 
 /**

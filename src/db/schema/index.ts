@@ -3,6 +3,7 @@ import type { AccountsTable } from './accounts.js';
 import type { ApiKeysTable } from './api-keys.js';
 import type { IdempotencyKeysTable } from './idempotency-keys.js';
 import type { QrCodesTable } from './qr-codes.js';
+import type { ScanBatchesTable } from './scan-batches.js';
 import type { ScansTable } from './scans.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks.js';
 import type { WriteRateEventsTable } from './write-rate-events.js';
@@ -12,6 +13,7 @@ export interface DatabaseSchema {
   api_keys: ApiKeysTable;
   qr_codes: QrCodesTable;
   scans: ScansTable;
+  scan_batches: ScanBatchesTable;
   write_rate_events: WriteRateEventsTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
