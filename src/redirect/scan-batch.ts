@@ -27,6 +27,7 @@ export interface ScanEvent {
 export interface PreparedScanBatch {
   id: string;
   size: number;
+  scans: readonly ScanEvent[];
   humans: ScanEvent[];
   deliveryIds: string[];
   bodies: string[];
@@ -50,6 +51,7 @@ export function prepareScanBatch(scans: readonly ScanEvent[]): PreparedScanBatch
   return {
     id: newId('scb'),
     size: scans.length,
+    scans,
     humans,
     deliveryIds,
     // Serialised here, once: every attempt of the delivery sends and signs these bytes. Bodies are built for

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema/index.js';
 import { prepareScanBatch, type PreparedScanBatch, type ScanEvent, writeScanBatch } from './scan-batch.js';
@@ -42,7 +43,11 @@ interface BufferedBatch {
   batch: PreparedScanBatch;
   /** A write of this batch whose outcome is not known yet (it timed out, or is being retried now). */
   writing: Promise<void> | undefined;
+  /** Failed writes of this batch, to tell a database that is down from a batch it refuses. */
+  failures: number;
 }
+
+const POISON_AFTER_FAILURES = 3;
 
 /**
  * Group commit for scans, and what happens when the database cannot take them.
@@ -68,10 +73,13 @@ export class ScanRecorder {
   private readonly buffered: BufferedBatch[] = [];
   private bufferedScans = 0;
   private draining: Promise<void> | undefined;
+  private probing: Promise<void> | undefined;
   private drainWake: (() => void) | undefined;
   private stopped = false;
   /** Past the shutdown deadline: the drain gives up (what is left was reported as lost). */
   private closed = false;
+  /** Ends the drain's and the probe's waits at once when the recorder closes. */
+  private readonly closing = new AbortController();
   readonly stats = { written: 0, batches: 0, failedBatches: 0, timedOutBatches: 0, dropped: 0 };
 
   constructor(
@@ -110,6 +118,7 @@ export class ScanRecorder {
       await Promise.race([this.draining, delay(Math.min(50, Math.max(0, deadline - Date.now())))]);
     }
     this.closed = true;
+    this.closing.abort();
     this.drainWake?.();
     const left = this.backlog;
     if (left > 0) this.logger.error({ lost: left }, 'scans could not be written before shutdown');
@@ -137,7 +146,7 @@ export class ScanRecorder {
       else this.stats.failedBatches++;
       this.goDegraded(outcome.status === 'timeout' ? new Error(`scan batch not committed within ${this.options.commitTimeoutMs} ms`) : outcome.reason);
       // A timed-out write may still commit; until it settles the drain leaves the batch alone.
-      this.addBuffered({ batch, writing: outcome.status === 'timeout' ? write : undefined });
+      this.addBuffered({ batch, writing: outcome.status === 'timeout' ? write : undefined, failures: 0 });
       if (outcome.status === 'timeout') this.followLateWrite(write);
     }
     for (const w of taken) w.done();
@@ -150,6 +159,28 @@ export class ScanRecorder {
     this.live = false;
     this.releaseWaiting();
     this.drain();
+    this.probing ??= this.probeUntilLive().finally(() => {
+      this.probing = undefined;
+    });
+  }
+
+  private goLive(): void {
+    if (this.live) return;
+    this.live = true;
+    this.logger.info({ stillInMemory: this.backlog }, 'scans are committed again; writing the rest from memory');
+  }
+
+  /**
+   * While degraded, asks the database every `retryDelayMs` whether it answers, so redirects wait for commits again
+   * as soon as it does, even while the backlog's first batch is still stuck (behind a lock its timed-out write
+   * holds, say) and the drain cannot tell.
+   */
+  private async probeUntilLive(): Promise<void> {
+    while (!this.live && !this.closed) {
+      await this.sleep(this.options.retryDelayMs);
+      const probe = await settleWithin(sql`select 1`.execute(this.db).then(() => undefined), this.options.commitTimeoutMs);
+      if (probe.status === 'fulfilled') this.goLive();
+    }
   }
 
   /** Scans waiting for a commit that will not come soon: answer them and keep them in memory. */
@@ -173,7 +204,7 @@ export class ScanRecorder {
     if (this.unsealed.length === 0) return;
     const scans = this.unsealed;
     this.unsealed = [];
-    this.addBuffered({ batch: prepareScanBatch(scans), writing: undefined });
+    this.addBuffered({ batch: prepareScanBatch(scans), writing: undefined, failures: 0 });
   }
 
   private addBuffered(entry: BufferedBatch): void {
@@ -252,18 +283,57 @@ export class ScanRecorder {
       try {
         await write;
         this.removeBuffered(next);
-        if (!this.live) {
-          this.live = true;
-          this.logger.info({ stillInMemory: this.backlog }, 'scans are committed again; writing the rest from memory');
-        }
+        this.goLive();
       } catch (error) {
         next.writing = undefined;
+        next.failures++;
         this.stats.failedBatches++;
-        this.live = false;
+        if (next.failures >= POISON_AFTER_FAILURES && refusesTheData(error) && (await this.databaseAnswers())) {
+          this.isolate(next, error);
+          continue;
+        }
+        this.goDegraded(error);
         this.logger.warn({ err: error, inMemory: this.backlog }, 'still cannot write scans kept in memory');
-        await delay(this.options.retryDelayMs);
+        await this.sleep(this.options.retryDelayMs);
       }
     }
+  }
+
+  private async databaseAnswers(): Promise<boolean> {
+    const probe = await settleWithin(sql`select 1`.execute(this.db).then(() => undefined), this.options.commitTimeoutMs);
+    return probe.status === 'fulfilled';
+  }
+
+  /**
+   * A batch that keeps failing while the database answers holds something the database refuses. It cannot have
+   * committed (a committed batch's rewrite is a no-op), so it is split and re-formed to find the scan at fault,
+   * and that one scan is dropped, counted and logged, instead of blocking every scan behind it forever.
+   */
+  private isolate(entry: BufferedBatch, error: unknown): void {
+    const index = this.buffered.indexOf(entry);
+    const { scans } = entry.batch;
+    if (scans.length === 1) {
+      this.removeBuffered(entry);
+      this.stats.dropped++;
+      this.logger.error({ err: error, scan: scans[0] }, 'a scan the database keeps refusing was dropped');
+      return;
+    }
+    const half = Math.ceil(scans.length / 2);
+    const parts = [scans.slice(0, half), scans.slice(half)].map((part) => ({ batch: prepareScanBatch(part), writing: undefined, failures: 0 }));
+    this.buffered.splice(index, 1, ...parts);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const signal = this.closing.signal;
+      const wake = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      signal.addEventListener('abort', wake);
+    });
   }
 
   private async write(batch: PreparedScanBatch): Promise<void> {
@@ -271,6 +341,16 @@ export class ScanRecorder {
     this.stats.written += batch.size;
     this.stats.batches++;
   }
+}
+
+/**
+ * Data exceptions (class 22) and integrity violations (class 23) are about what a batch holds; anything else (a
+ * full disk, a read-only standby, a trigger refusing writes, a lost connection) is about the database, and is
+ * waited out without dropping anything.
+ */
+function refusesTheData(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }
 
 type Settled = { status: 'fulfilled' } | { status: 'rejected'; reason: unknown } | { status: 'timeout' };

@@ -1,0 +1,203 @@
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { createDatabase } from '../../src/db/database.js';
+import { freePort } from '../../src/net.js';
+import { CodeLookup } from '../../src/redirect/code-lookup.js';
+import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
+import { DEFAULT_SCAN_RECORDER_OPTIONS, ScanRecorder } from '../../src/redirect/scan-recorder.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { IPHONE_SAFARI } from '../support/scan.js';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+
+const silent = pino({ level: 'silent' });
+let database: TestDatabase;
+let app: TestApp;
+let owner: TestAccount;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await startTestApp(database);
+  owner = await createTestAccount(database.db, app);
+  await setWebhook(database.db, app.box, { accountId: owner.accountId, url: 'http://127.0.0.1:9/hooks', allowPrivate: true });
+});
+afterAll(async () => {
+  await app?.close();
+  await database?.destroy();
+});
+
+async function createCode(name = 'Poster') {
+  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name, url: 'https://example.com/' } });
+  return data!.data;
+}
+
+function scanOf(code: { id: string; slug: string }, overrides: Partial<ScanEvent> = {}): ScanEvent {
+  return {
+    codeId: code.id,
+    accountId: owner.accountId,
+    slug: code.slug,
+    name: 'Poster',
+    at: new Date(),
+    device: 'mobile',
+    os: 'iOS',
+    browser: 'Mobile Safari',
+    destinationUrl: 'https://example.com/',
+    referrerHost: null,
+    bot: false,
+    ...overrides,
+  };
+}
+
+async function scanCount(codeId: string) {
+  const row = await database.db.selectFrom('qr_codes').select('scan_count').where('id', '=', codeId).executeTakeFirstOrThrow();
+  return row.scan_count;
+}
+
+async function scanRows(codeId: string) {
+  return database.db.selectFrom('scans').select(['id', 'referrer_host']).where('qr_code_id', '=', codeId).execute();
+}
+
+function phoneScan(slug: string, referer?: string) {
+  return fetch(`${app.origin}/r/${slug}`, {
+    redirect: 'manual',
+    headers: { 'User-Agent': IPHONE_SAFARI, ...(referer && { Referer: referer }) },
+    signal: AbortSignal.timeout(15_000),
+  });
+}
+
+describe('writing a scan batch', () => {
+  it('records its scans, counts and webhooks once, however often the same batch is written', async () => {
+    const code = await createCode();
+    const batch = prepareScanBatch([scanOf(code), scanOf(code), scanOf(code, { bot: true })]);
+    await writeScanBatch(database.db, batch);
+    await writeScanBatch(database.db, batch); // as after a commit whose answer was lost
+    expect(await scanCount(code.id)).toBe(2);
+    expect(await scanRows(code.id)).toHaveLength(2);
+    const deliveries = await database.db.selectFrom('webhook_deliveries').select('id').where('qr_code_id', '=', code.id).execute();
+    expect(deliveries.map((d) => d.id).sort()).toEqual([...batch.deliveryIds].sort());
+  });
+});
+
+describe('a batch that does not commit in time', () => {
+  it('answers its scans, commits other codes\' scans before their 302 while it waits, and counts every scan once', async () => {
+    const stuck = await createCode('Stuck');
+    const other = await createCode('Other');
+    await phoneScan(stuck.slug); // both cached before the lock
+    await phoneScan(other.slug);
+
+    // A real lock: another session holds the stuck code's row, as a long migration or a runaway query would.
+    const locker = new pg.Client({ connectionString: database.connectionString });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query('select 1 from qr_codes where id = $1 for update', [stuck.id]);
+      const blocked = await phoneScan(stuck.slug, 'https://blocked.example/');
+      expect(blocked.status).toBe(302); // answered after the commit timeout, not when the lock goes
+      expect(app.redirect.recorder.isLive).toBe(false);
+      const meanwhile = await Promise.all(Array.from({ length: 10 }, () => phoneScan(stuck.slug)));
+      expect(meanwhile.every((res) => res.status === 302)).toBe(true);
+
+      // The database still answers, so redirects wait for commits again; the stuck backlog waits beside them.
+      await expect.poll(() => app.redirect.recorder.isLive, { timeout: 10_000 }).toBe(true);
+      const live = await phoneScan(other.slug, 'https://committed-first.example/');
+      expect(live.status).toBe(302);
+      expect((await scanRows(other.id)).map((r) => r.referrer_host)).toContain('committed-first.example');
+      expect(app.redirect.recorder.backlog).toBeGreaterThan(0);
+    } finally {
+      await locker.query('rollback');
+      await locker.end();
+    }
+    await expect.poll(() => app.redirect.recorder.backlog, { timeout: 10_000 }).toBe(0);
+    expect(await scanCount(stuck.id)).toBe(12);
+    expect(await scanRows(stuck.id)).toHaveLength(12);
+    const deliveries = await database.db.selectFrom('webhook_deliveries').select('id').where('qr_code_id', '=', stuck.id).execute();
+    expect(deliveries).toHaveLength(12);
+  });
+});
+
+describe('scans offered while the database refuses connections', () => {
+  it('answers 200,000 at once, keeps 100,000 in memory (to a batch) and counts the rest as dropped', async () => {
+    const unreachable = createDatabase(`postgres://nobody:x@127.0.0.1:${await freePort()}/none`, { logger: silent });
+    const recorder = new ScanRecorder(unreachable, silent, { ...DEFAULT_SCAN_RECORDER_OPTIONS, retryDelayMs: 60_000 });
+    const code = { id: 'qr_00000000000000000000000000', slug: 'AAAAAAAA' };
+    try {
+      // All at once: on a healthy path they would all wait for the same first commit.
+      await Promise.all(Array.from({ length: 200_000 }, () => recorder.record(scanOf(code))));
+      expect(recorder.isLive).toBe(false);
+      // Whole batches are dropped, so what is kept is within one batch of the bound.
+      expect(recorder.backlog).toBeLessThanOrEqual(100_000);
+      expect(recorder.backlog).toBeGreaterThan(100_000 - DEFAULT_SCAN_RECORDER_OPTIONS.maxBatch);
+      expect(recorder.backlog + recorder.stats.dropped).toBe(200_000);
+    } finally {
+      await recorder.stop(0);
+      await unreachable.destroy();
+    }
+  });
+});
+
+describe('a scan the database refuses whatever happens', () => {
+  it('is dropped on its own, counted and logged, and the scans around it are written', async () => {
+    const code = await createCode();
+    const recorder = new ScanRecorder(database.db, silent, { ...DEFAULT_SCAN_RECORDER_OPTIONS, retryDelayMs: 20 });
+    const refused = scanOf({ id: 'qr_ZZZZZZZZZZZZZZZZZZZZZZZZZZ', slug: 'ZZZZZZZZ' }); // no such code: a foreign key violation
+    try {
+      await Promise.all([...Array.from({ length: 7 }, () => recorder.record(scanOf(code))), recorder.record(refused)]);
+      await expect.poll(() => recorder.backlog, { timeout: 10_000 }).toBe(0);
+      expect(recorder.stats.dropped).toBe(1);
+      expect(await scanCount(code.id)).toBe(7);
+      expect(recorder.isLive).toBe(true);
+    } finally {
+      await recorder.stop(1_000);
+    }
+  });
+});
+
+describe('the slug cache', () => {
+  async function lookupWithNotifications(options: { maxEntries: number; maxGoneEntries: number }) {
+    const lookup = new CodeLookup(database.db, { ttlMs: 60_000, lookupTimeoutMs: 5_000, ...options });
+    lookup.setNotificationsLive(true); // trust entries: a change made behind its back shows whether one was kept
+    return lookup;
+  }
+  const repoint = (id: string, url: string) =>
+    database.db.updateTable('qr_codes').set({ destination_url: url }).where('id', '=', id).execute();
+  const destinationOf = async (lookup: CodeLookup, slug: string) => {
+    const target = await lookup.resolve(slug);
+    return target.state === 'active' ? target.destinationUrl : target.state;
+  };
+
+  it('keeps live codes when thousands of unknown slugs are scanned', async () => {
+    const code = await createCode();
+    const lookup = await lookupWithNotifications({ maxEntries: 10, maxGoneEntries: 10 });
+    await lookup.resolve(code.slug);
+    await repoint(code.id, 'https://changed.example/');
+    for (let i = 0; i < 1_000; i++) {
+      expect((await lookup.resolve(`${String(i).padStart(4, '0')}ZZZZ`)).state).toBe('gone');
+    }
+    expect(await destinationOf(lookup, code.slug)).toBe('https://example.com/'); // still the cached entry
+  });
+
+  it('drops the least recently scanned code first', async () => {
+    const [a, b, c] = [await createCode(), await createCode(), await createCode()];
+    const lookup = await lookupWithNotifications({ maxEntries: 2, maxGoneEntries: 2 });
+    await lookup.resolve(a.slug);
+    await lookup.resolve(b.slug);
+    await lookup.resolve(a.slug); // a is now more recent than b
+    await lookup.resolve(c.slug); // evicts b
+    await repoint(a.id, 'https://a-changed.example/');
+    await repoint(b.id, 'https://b-changed.example/');
+    expect(await destinationOf(lookup, a.slug)).toBe('https://example.com/');
+    expect(await destinationOf(lookup, b.slug)).toBe('https://b-changed.example/');
+  });
+});
+
+describe('what an anonymous scanner can make us store', () => {
+  it('keeps no referrer host longer than a host can be', async () => {
+    const code = await createCode();
+    const res = await phoneScan(code.slug, `https://${'a'.repeat(63)}.${'b'.repeat(8000)}.example/`);
+    expect(res.status).toBe(302);
+    const rows = await scanRows(code.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.referrer_host).toBeNull();
+  });
+});
