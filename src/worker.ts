@@ -15,9 +15,13 @@ async function main(): Promise<void> {
   const webhooks = createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger });
   await webhooks.start();
   logger.info({ worker: webhooks.worker.id }, 'qroute webhook worker is running');
+  // The worker's own timers do not hold the process open (they must not keep a server from exiting), and while
+  // the database is down no socket does either: without this the worker would exit 0 in the middle of an outage.
+  const keepAlive = setInterval(() => undefined, 60_000);
 
   stopOnSignals(async (signal) => {
     logger.info({ signal }, 'worker shutting down');
+    clearInterval(keepAlive);
     await webhooks.stop(config.shutdownGraceMs);
     await database.close();
     logger.info('worker stopped');

@@ -1,0 +1,111 @@
+import { execFile as execFileCallback } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pino from 'pino';
+import { createDatabase, type DatabaseTimeouts, migrateToLatest } from '../../src/db/database.js';
+import { startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
+import type { Database } from '../../src/db/schema/index.js';
+
+const execFile = promisify(execFileCallback);
+
+/**
+ * A PostgreSQL cluster of the test file's own, for tests that stop, kill or freeze the database (the run's shared
+ * cluster serves every other file at the same time). Same data directory and port across restarts, so pools
+ * and listeners that were connected before reconnect to it by themselves.
+ */
+export interface OwnCluster {
+  connectionString: string;
+  /** A pool for the test's own checks (default timeouts). */
+  db: Database;
+  /** A pool with other timeouts, for an app under test; closed with the cluster. */
+  pool(timeouts: DatabaseTimeouts): Database;
+  /** `pg_ctl stop -m fast`. */
+  stop(): Promise<void>;
+  /** The postmaster gets SIGKILL, as in a crash; its backends exit when they notice. */
+  kill(): Promise<void>;
+  /** SIGSTOP to the postmaster and every backend: connections are accepted by the kernel and never answered. */
+  freeze(): Promise<void>;
+  thaw(): Promise<void>;
+  /** Starts it again on the same data directory and port (retrying while a killed cluster's backends exit). */
+  start(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+export async function startOwnCluster(): Promise<OwnCluster> {
+  const logger = pino({ level: 'silent' });
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-own-pg-'));
+  let postgres: RunningEmbeddedPostgres = await startEmbeddedPostgres(dataDir, logger);
+  const connectionString = postgres.connectionString();
+  const db = createDatabase(connectionString, { logger });
+  await migrateToLatest(db, logger);
+  const pools: Database[] = [db];
+  let frozen: number[] = [];
+  let killed: number[] = [];
+
+  const postmasterPid = async () => Number((await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const clusterPids = async () => {
+    const pid = await postmasterPid();
+    const { stdout } = await execFile('ps', ['-o', 'pid=', '--ppid', String(pid)]);
+    return [pid, ...stdout.split('\n').map((line) => Number(line.trim())).filter((child) => child > 0)];
+  };
+
+  return {
+    connectionString,
+    db,
+    pool: (timeouts) => {
+      const pool = createDatabase(connectionString, { logger, timeouts });
+      pools.push(pool);
+      return pool;
+    },
+    stop: () => postgres.stop(),
+    kill: async () => {
+      killed = await clusterPids();
+      process.kill(killed[0]!, 'SIGKILL');
+    },
+    freeze: async () => {
+      frozen = await clusterPids();
+      for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+    },
+    thaw: async () => {
+      for (const pid of frozen) process.kill(pid, 'SIGCONT');
+      frozen = [];
+    },
+    start: async () => {
+      // A killed cluster's backends exit when they notice; until then the port and shared memory are theirs, and
+      // a start would pick another port, which the pools connected before could never find.
+      for (let waited = 0; killed.some(isAlive); waited += 50) {
+        if (waited > 20_000) throw new Error(`backends of the killed cluster still running: ${killed.filter(isAlive).join(', ')}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      killed = [];
+      for (let attempt = 1; ; attempt++) {
+        try {
+          postgres = await startEmbeddedPostgres(dataDir, logger);
+          if (postgres.connectionString() !== connectionString) throw new Error('the restarted cluster moved to another port');
+          return;
+        } catch (error) {
+          // After a SIGKILL the old backends hold the shared memory until they notice and exit.
+          if (attempt >= 50) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+    },
+    destroy: async () => {
+      for (const pid of frozen) process.kill(pid, 'SIGCONT');
+      await Promise.all(pools.map((pool) => pool.destroy().catch(() => undefined)));
+      await postgres.stop().catch(() => undefined);
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
