@@ -22,6 +22,12 @@ export interface Config {
   validateResponses: boolean;
   /** How long SIGTERM waits for in-flight requests before closing connections. */
   shutdownGraceMs: number;
+  /** How long to wait on PostgreSQL before treating it as unavailable (see db/database.ts). */
+  databaseTimeouts: { connectMs: number; statementMs: number; idleInTransactionMs: number; queryMs: number };
+  /** A scan batch not committed within this is answered from memory (the degraded mode). */
+  scanCommitTimeoutMs: number;
+  /** Scans kept in memory while the database cannot take them; past it the oldest are dropped (and logged). */
+  scanMemoryLimit: number;
 }
 
 export class ConfigError extends Error {}
@@ -42,6 +48,20 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     validateResponses: boolean(env, 'VALIDATE_RESPONSES', false),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0, max: 600_000 }),
+    databaseTimeouts: databaseTimeouts(env),
+    scanCommitTimeoutMs: integer(env, 'SCAN_COMMIT_TIMEOUT_MS', 2_000, { min: 100, max: 60_000 }),
+    scanMemoryLimit: integer(env, 'SCAN_MEMORY_LIMIT', 100_000, { min: 1_000, max: 10_000_000 }),
+  };
+}
+
+function databaseTimeouts(env: Env): Config['databaseTimeouts'] {
+  const statementMs = integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, { min: 0, max: 3_600_000 });
+  return {
+    connectMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, { min: 100, max: 600_000 }),
+    statementMs,
+    idleInTransactionMs: integer(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, { min: 0, max: 3_600_000 }),
+    // Past the statement timeout, so a live server always answers first (with its own cancellation); 0 is "none".
+    queryMs: statementMs === 0 ? 0 : statementMs + 5_000,
   };
 }
 

@@ -13,9 +13,14 @@ import { createWebhookDelivery } from './webhooks/index.js';
 async function main(): Promise<void> {
   const { config, box } = await loadStartupSettings('qroute');
   const logger = createLogger({ level: config.logLevel });
-  const database = await openDatabase(config, { logger: logger.child({ part: 'db' }), stopEmbedded: 'always' });
+  const database = await openDatabase(config, { logger: logger.child({ part: 'db' }), stopEmbedded: 'always', timeouts: config.databaseTimeouts });
   const app = createApp({ config, db: database.db, logger });
-  const redirect = createRedirect({ db: database.db, connectionString: database.connectionString, logger });
+  const redirect = createRedirect({
+    db: database.db,
+    connectionString: database.connectionString,
+    logger,
+    recorder: { commitTimeoutMs: config.scanCommitTimeoutMs, maxBuffered: config.scanMemoryLimit },
+  });
   await redirect.start();
   const webhooks = config.webhookWorker
     ? createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger })

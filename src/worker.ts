@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const { config, box } = await loadStartupSettings('qroute worker');
   const logger = createLogger({ level: config.logLevel });
   // Like the CLI: reuse a running server's embedded database, and stop it on exit only if started here.
-  const database = await openDatabase(config, { logger: logger.child({ part: 'db' }), stopEmbedded: 'if-started-here' });
+  const database = await openDatabase(config, { logger: logger.child({ part: 'db' }), stopEmbedded: 'if-started-here', timeouts: config.databaseTimeouts });
   const webhooks = createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger });
   await webhooks.start();
   logger.info({ worker: webhooks.worker.id }, 'qroute webhook worker is running');

@@ -1,6 +1,7 @@
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { loadConfig } from '../config.js';
 import { migrationProvider } from './migrations/index.js';
 import { guardedClientClass } from './pg-client.js';
 import type { Database } from './schema/index.js';
@@ -19,13 +20,8 @@ export interface DatabaseTimeouts {
   queryMs: number;
 }
 
-export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
-  connectMs: 5_000,
-  statementMs: 30_000,
-  idleInTransactionMs: 60_000,
-  // Past the statement timeout, so a live server always answers first (with its own cancellation error).
-  queryMs: 35_000,
-};
+/** The defaults of config.ts (DATABASE_*_TIMEOUT_MS), for pools made outside the server (tests, tools). */
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = loadConfig({}).databaseTimeouts;
 
 /** For one-off sessions that may run long on purpose (migrations building indexes). */
 export const NO_STATEMENT_TIMEOUTS: DatabaseTimeouts = { ...DEFAULT_DATABASE_TIMEOUTS, statementMs: 0, queryMs: 0 };
@@ -70,7 +66,8 @@ export function createDatabase(
         oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  pool.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection failed'));
+  // pg-pool attaches the client to the error; log what explains it, not the client's whole state.
+  pool.on('error', (error) => options.logger.warn({ err: { message: error.message, code: (error as { code?: string }).code } }, 'idle database connection failed'));
   return new Kysely<Database extends Kysely<infer S> ? S : never>({ dialect: new PostgresDialect({ pool }) });
 }
 

@@ -33,7 +33,7 @@ describe('loadConfig', () => {
         WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
         WEBHOOK_WORKER: 'false',
       }),
-    ).toEqual({
+    ).toMatchObject({
       port: 8080,
       siteUrl: 'https://qr.example.com',
       dataDir: '/var/lib/qroute',
@@ -45,6 +45,21 @@ describe('loadConfig', () => {
       webhookSecretKey: Buffer.alloc(32, 1),
       webhookWorker: false,
     });
+  });
+
+  it('reads the database and scan-memory limits', () => {
+    const config = loadConfig({
+      DATABASE_CONNECT_TIMEOUT_MS: '2000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '10000',
+      DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '0',
+      SCAN_COMMIT_TIMEOUT_MS: '500',
+      SCAN_MEMORY_LIMIT: '5000',
+    });
+    expect(config.databaseTimeouts).toEqual({ connectMs: 2_000, statementMs: 10_000, idleInTransactionMs: 0, queryMs: 15_000 });
+    expect(config.scanCommitTimeoutMs).toBe(500);
+    expect(config.scanMemoryLimit).toBe(5_000);
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' }).databaseTimeouts.queryMs).toBe(0);
+    expect(() => loadConfig({ SCAN_COMMIT_TIMEOUT_MS: '0' })).toThrow(/SCAN_COMMIT_TIMEOUT_MS must be an integer from 100/);
   });
 
   it.each([
