@@ -10,7 +10,10 @@
  * Then the webhook part (see webhooks.ts): scan → receiver latency under steady load, and deliveries per second
  * against got alone.
  *
- * Env: BENCH_ROUNDS (default 3), BENCH_SECONDS per run (default 5), BENCH_PARTS (default `redirect,webhooks`).
+ * Then the outage part (see outage.ts): PostgreSQL stopped under a steady load, and how long scans live only in memory.
+ *
+ * Env: BENCH_ROUNDS (default 3), BENCH_SECONDS per run (default 5), BENCH_PARTS (default `redirect,webhooks,outage`),
+ * BENCH_OUTAGE_RATE (scans/s, default 2000), BENCH_OUTAGE_SECONDS (default 10).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -23,14 +26,15 @@ import { createQrCode } from '../../src/codes/qr-code-service.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { freePort } from '../../src/net.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
+import { benchOutage } from './outage.js';
 import { benchWebhooks } from './webhooks.js';
 import { fmt, killAll, load, type LoadResult, median, start, stop, waitFor } from './processes.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = [10, 100];
-/** `redirect`, `webhooks`, or both (the default), comma-separated. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'redirect,webhooks').split(','));
+/** `redirect`, `webhooks`, `outage`, comma-separated; the default is `redirect,webhooks,outage`. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'redirect,webhooks,outage').split(','));
 
 
 async function main() {
@@ -115,6 +119,10 @@ async function main() {
     }
     if (PARTS.has('webhooks')) {
       const lines = await benchWebhooks(database, { rounds: ROUNDS, seconds: SECONDS });
+      console.log(`\n${lines.join('\n')}`);
+    }
+    if (PARTS.has('outage')) {
+      const lines = await benchOutage({ rate: Number(process.env.BENCH_OUTAGE_RATE ?? 2_000), outageSeconds: Number(process.env.BENCH_OUTAGE_SECONDS ?? 10) });
       console.log(`\n${lines.join('\n')}`);
     }
   } finally {

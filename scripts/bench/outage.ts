@@ -1,0 +1,81 @@
+/**
+ * `BENCH_PARTS=outage npm run bench`: what a PostgreSQL outage does to redirects and how long answered scans live
+ * only in memory. Runs qroute in this process (to read its recorder) against an embedded PostgreSQL of its own,
+ * under a steady scan load from autocannon in another process; stops PostgreSQL (`pg_ctl stop -m fast`) for
+ * OUTAGE_SECONDS, starts it again, and reports:
+ *   - the status of every request during the run (all must be 302),
+ *   - the most scans held in memory, and how long after the restart new scans were committed before their 302
+ *     again ("live") and the memory was empty,
+ *   - whether every 302 has its scan (lost must be 0).
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { createAccount } from '../../src/accounts/account-service.js';
+import { createApp, createRequestListener } from '../../src/app.js';
+import { createQrCode } from '../../src/codes/qr-code-service.js';
+import { loadConfig } from '../../src/config.js';
+import { createDatabase, migrateToLatest } from '../../src/db/database.js';
+import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
+import { createRedirect } from '../../src/redirect/index.js';
+import { listen } from '../../src/server.js';
+import { load } from './processes.js';
+
+export async function benchOutage(options: { rate: number; outageSeconds: number }): Promise<string[]> {
+  const logger = pino({ level: 'silent' });
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-bench-outage-'));
+  let postgres = await startEmbeddedPostgres(dataDir, logger);
+  const db = createDatabase(postgres.connectionString(), { logger });
+  await migrateToLatest(db, logger);
+  const config = { ...loadConfig({}), logLevel: 'silent' };
+  const redirect = createRedirect({ db, connectionString: postgres.connectionString(), logger });
+  await redirect.start();
+  const server = await listen(createRequestListener(createApp({ config, db, logger }), redirect.handler), 0, '127.0.0.1');
+  try {
+    const account = await createAccount(db, { name: 'bench', plan: 'business' });
+    const { code } = await createQrCode(db, { accountId: account.id, name: 'outage poster', destinationUrl: 'https://example.com/' });
+    const before = 3;
+    const after = 12;
+    const seconds = before + options.outageSeconds + after;
+    const running = load(`http://127.0.0.1:${server.port}/r/${code.slug}`, 50, seconds, options.rate);
+
+    let peakInMemory = 0;
+    const sampler = setInterval(() => (peakInMemory = Math.max(peakInMemory, redirect.recorder.backlog)), 10);
+    await sleep(before * 1000);
+    await postgres.stop();
+    await sleep(options.outageSeconds * 1000);
+    postgres = await startEmbeddedPostgres(dataDir, logger);
+    const restartedAt = performance.now();
+    let liveAfterMs = NaN;
+    let emptyAfterMs = NaN;
+    while (Number.isNaN(emptyAfterMs) && performance.now() - restartedAt < after * 1000) {
+      if (Number.isNaN(liveAfterMs) && redirect.recorder.isLive) liveAfterMs = performance.now() - restartedAt;
+      if (redirect.recorder.backlog === 0 && redirect.recorder.isLive) emptyAfterMs = performance.now() - restartedAt;
+      await sleep(5);
+    }
+    const result = await running;
+    clearInterval(sampler);
+    await redirect.recorder.stop(30_000);
+    const counter = await db.selectFrom('qr_codes').select('scan_count').where('id', '=', code.id).executeTakeFirstOrThrow();
+    const answered = result.statusCounts['302'] ?? 0;
+    return [
+      `outage of ${options.outageSeconds} s under ${options.rate} scans/s (${seconds} s of load):`,
+      `  statuses: ${JSON.stringify(result.statusCounts)}, connection errors ${result.errors}; p50/p99 ${result.p50}/${result.p99} ms`,
+      `  most scans held in memory: ${peakInMemory}`,
+      `  after the restart: new scans committed before their 302 after ${liveAfterMs.toFixed(0)} ms; memory empty after ${emptyAfterMs.toFixed(0)} ms`,
+      `  302s answered ${answered}, scans recorded ${counter.scan_count} (the load generator may stop with up to 50 in flight), dropped ${redirect.recorder.stats.dropped}`,
+      `  every 302 has its scan: ${counter.scan_count >= answered && redirect.recorder.stats.dropped === 0 ? 'yes' : 'NO'}`,
+    ];
+  } finally {
+    await server.close(0);
+    await redirect.stop(1_000);
+    await db.destroy();
+    await postgres.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
