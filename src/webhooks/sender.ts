@@ -1,6 +1,7 @@
+import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import got, { type Got } from 'got';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { GuardedHttpAgent, GuardedHttpsAgent } from './guarded-agent.js';
 import { parseRetryAfter } from './retry-schedule.js';
 
 /** How much of a receiver's answer is kept in the attempt log. */
@@ -29,17 +30,19 @@ export interface SendResult {
 /**
  * Sends one webhook request. got does the HTTP; everything about the outcome is decided by the worker, so got is
  * told not to retry, not to follow redirects (a 3xx is a failed attempt) and not to throw on status codes.
- * Sockets come from request-filtering-agent, which checks every address a connection is about to use: a name
- * that resolves to a private address at delivery time (DNS rebinding) is refused before any byte is sent.
+ * Sockets come from the guarded agents, which check every address a connection is about to use with the same rule
+ * as registration (url-guard.ts): a name that resolves to a private address at delivery time (DNS rebinding) is
+ * refused before any byte is sent.
  */
 export class WebhookSender {
   private readonly http: Got;
-  private readonly agents: { http: RequestFilteringHttpAgent; https: RequestFilteringHttpsAgent };
+  private readonly agents: { http: GuardedHttpAgent; https: GuardedHttpsAgent };
 
-  constructor(options: { allowPrivateAddresses: boolean; timeouts?: SendTimeouts }) {
+  constructor(options: { allowPrivateAddresses: boolean; timeouts?: SendTimeouts; lookup?: LookupFunction }) {
     const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
-    const agentOptions = { keepAlive: true, maxSockets: 64, allowPrivateIPAddress: options.allowPrivateAddresses };
-    this.agents = { http: new RequestFilteringHttpAgent(agentOptions), https: new RequestFilteringHttpsAgent(agentOptions) };
+    const agentOptions = { keepAlive: true, maxSockets: 64 };
+    const guard = { allowPrivateAddresses: options.allowPrivateAddresses, lookup: options.lookup };
+    this.agents = { http: new GuardedHttpAgent(agentOptions, guard), https: new GuardedHttpsAgent(agentOptions, guard) };
     this.http = got.extend({
       agent: this.agents,
       followRedirect: false,

@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import type { LookupFunction } from 'node:net';
+import { attemptNow } from '../../src/webhooks/delivery-service.js';
+import { WebhookSender } from '../../src/webhooks/sender.js';
 import { WebhookUrlError } from '../../src/webhooks/url-guard.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
@@ -113,7 +116,46 @@ describe('private addresses', () => {
     });
     const attempt = await database.db.selectFrom('webhook_attempts').selectAll().executeTakeFirstOrThrow();
     expect(attempt.status_code).toBeNull();
-    expect(attempt.error).toMatch(/is not allowed\. Because, It is private IP address/);
+    expect(attempt.error).toMatch(/localhost resolves to (127\.0\.0\.1|::1), which is not one .*ALLOW_PRIVATE_WEBHOOK_URLS=true/);
+    expect(target.received).toHaveLength(0);
+  });
+
+  it.each([
+    ['a name resolving to loopback', 'http://hooks.example.test:PORT/hooks', ['127.0.0.1'], /hooks\.example\.test resolves to 127\.0\.0\.1, which is not one \(127\.0\.0\.0\/8, loopback\)/],
+    ['a name resolving to an IPv4-compatible loopback', 'http://hooks.example.test:PORT/hooks', ['::7f00:1'], /resolves to ::7f00:1, which is not one \(::\/96/],
+    ['a name resolving to a mapped and a public address', 'http://hooks.example.test:PORT/hooks', ['93.184.215.14', '::ffff:127.0.0.1'], /resolves to ::ffff:127\.0\.0\.1, which is not one \(::ffff:0:0\/96/],
+    ['an IPv4-compatible IPv6 literal', 'http://[::127.0.0.1]:PORT/hooks', [], /::7f00:1 is not one \(::\/96/],
+    ['a hex IPv4-mapped literal', 'http://[::ffff:7f00:1]:PORT/hooks', [], /::ffff:7f00:1 is not one \(::ffff:0:0\/96/],
+    ['a decimal IPv4 literal', 'http://2130706433:PORT/hooks', [], /127\.0\.0\.1 is not one \(127\.0\.0\.0\/8/],
+  ])('are refused when connecting to %s: the receiver gets nothing and the attempt names the refusal', async (_label, stored, answers, refusal) => {
+    const { database, app } = await setup({ allowPrivateWebhookUrls: false, webhookWorker: false }, {});
+    const target = await receiver();
+    const owner = await createTestAccount(database.db, app);
+    // Stored as if it had passed registration (a name that resolved publicly then, or a row from before this check).
+    await setWebhook(database.db, app.box, { accountId: owner.accountId, url: stored.replace('PORT', new URL(target.url).port), allowPrivate: true });
+    const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
+    expect(await scan(app, data!.data.slug)).toBe(302);
+    const pending = await database.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', owner.accountId).executeTakeFirstOrThrow();
+
+    const resolved: string[] = [];
+    const lookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+      resolved.push(hostname);
+      const all = answers.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      if (options.all) callback(null, all);
+      else callback(null, all[0]!.address, all[0]!.family);
+    }) as unknown as LookupFunction;
+    const sender = new WebhookSender({ allowPrivateAddresses: false, lookup });
+    try {
+      const outcome = await attemptNow({ db: database.db, box: app.box, sender, retryPolicy: { delaysMs: [], jitter: (ms) => ms } }, { deliveryId: pending.id });
+      expect(outcome).toMatchObject({ statusCode: undefined, status: 'failed' });
+      expect(outcome.error).toMatch(refusal);
+      expect(outcome.error).toMatch(/ALLOW_PRIVATE_WEBHOOK_URLS=true/);
+      expect(resolved).toEqual(answers.length > 0 ? ['hooks.example.test'] : []);
+    } finally {
+      sender.close();
+    }
+    const [attempt] = await database.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', pending.id).execute();
+    expect(attempt!.error).toMatch(refusal);
     expect(target.received).toHaveLength(0);
   });
 });
