@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/schema/index.js';
-import { CLAIMED_DELIVERY, type ClaimedDelivery } from './outbox.js';
+import { allowedAttempts, CLAIMED_DELIVERY, type ClaimedDelivery, lapsedWithoutAttemptsLeft } from './outbox.js';
 import { nextRetryDelay, type RetryPolicy } from './retry-schedule.js';
 import type { SecretBox } from './secret-box.js';
 import type { SendResult, WebhookSender } from './sender.js';
 import { webhookHeaders } from './signatures.js';
+import { storableOrNull, storableText } from './storable-text.js';
 
 /** Failed deliveries in a row (no success between) after which an endpoint is disabled. */
 export const DISABLE_AFTER_FAILED_DELIVERIES = 20;
@@ -33,11 +34,17 @@ export interface AttemptOutcome {
   endpointDisabled: string | undefined;
   /** The account's next due delivery, claimed for the caller (only with `claimNext`, after a success). */
   next: ClaimedDelivery | undefined;
+  /**
+   * False when the claim had lapsed and been taken over (or given back) before the outcome arrived: nothing was
+   * recorded, neither the attempt nor the delivery's state nor the endpoint's streak; the holder of the claim decides.
+   */
+  recorded: boolean;
 }
 
 /**
  * One attempt at a claimed delivery: sign the stored body with the endpoint's secrets, send it, then record the
- * attempt, the delivery's new state and the endpoint's failure streak in one statement. Success is a 2xx answer
+ * attempt, the delivery's new state and the endpoint's failure streak in one statement, only while the claim
+ * (worker and attempt number) is still held. Success is a 2xx answer
  * within the timeout; anything else is retried on the schedule, except 410 Gone, which fails the delivery and
  * disables the endpoint. Returns undefined when `signal` aborted the request (shutdown): nothing is recorded and
  * the caller releases the claim, so the attempt is made again rather than counted.
@@ -70,7 +77,7 @@ export async function attemptDelivery(
   }
   if (options.signal?.aborted) return undefined;
 
-  const attemptNumber = delivery.attemptCount + 1;
+  const attemptNumber = delivery.attemptNumber;
   const succeeded = result.error === undefined && result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
   const gone = result.statusCode === 410;
   const retryInMs = succeeded || gone || delivery.finalAttempt ? undefined : nextRetryDelay(deps.retryPolicy, attemptNumber, result.retryAfterMs);
@@ -78,34 +85,101 @@ export async function attemptDelivery(
   const error = result.error ?? (succeeded ? undefined : describeStatus(result.statusCode));
 
   const chain = succeeded && options.claimNext?.wanted() === true;
-  const recorded = await sql<{ disabled_reason: string | null; newly_disabled: boolean; next: ClaimedDelivery | null }>`
-    with attempt as (
-      insert into webhook_attempts (delivery_id, attempt_number, started_at, url, status_code, latency_ms, error, response_body)
-      values (${delivery.id}, ${attemptNumber}, ${startedAt}, ${delivery.url}, ${result.statusCode ?? null}, ${result.latencyMs},
-              ${error ?? null}, ${result.responseExcerpt ?? null})
-    ),
-    delivery as (
+  const record: AttemptRecord = { attemptNumber, startedAt, status, retryInMs, succeeded, gone, chain, statusCode: result.statusCode, latencyMs: result.latencyMs, error, responseExcerpt: result.responseExcerpt };
+  let recorded: RecordedRow | undefined;
+  try {
+    recorded = await recordAttempt(deps, delivery, options, record);
+  } catch (recordError) {
+    // PostgreSQL refused a value (class 22, data exception) that storableText does not foresee: the attempt still
+    // counts and its status stands; only what could not be stored is left out. Anything else (database down)
+    // propagates: the claim lapses, and the attempt, already counted, is retried within the schedule.
+    const code = (recordError as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('22')) throw recordError;
+    recorded = await recordAttempt(deps, delivery, options, {
+      ...record,
+      statusCode: record.statusCode !== undefined && record.statusCode >= 100 && record.statusCode <= 999 ? record.statusCode : undefined,
+      latencyMs: Math.min(Math.max(Math.round(record.latencyMs), 0), 2_147_483_647),
+      error: `${error ?? 'succeeded'}; the answer could not be stored (${code}: ${(recordError as Error).message})`,
+      responseExcerpt: undefined,
+    });
+  }
+
+  return {
+    deliveryId: delivery.id,
+    attemptNumber,
+    status,
+    statusCode: result.statusCode,
+    latencyMs: result.latencyMs,
+    error,
+    retryInMs,
+    endpointDisabled: recorded.newly_disabled ? (recorded.disabled_reason ?? undefined) : undefined,
+    next: recorded.next ?? undefined,
+    recorded: recorded.recorded,
+  };
+}
+
+interface AttemptRecord {
+  attemptNumber: number;
+  startedAt: Date;
+  status: AttemptOutcome['status'];
+  retryInMs: number | undefined;
+  succeeded: boolean;
+  gone: boolean;
+  chain: boolean;
+  statusCode: number | undefined;
+  latencyMs: number;
+  error: string | undefined;
+  responseExcerpt: string | undefined;
+}
+
+interface RecordedRow {
+  recorded: boolean;
+  disabled_reason: string | null;
+  newly_disabled: boolean | null;
+  next: ClaimedDelivery | null;
+}
+
+async function recordAttempt(
+  deps: DeliveryDependencies,
+  delivery: ClaimedDelivery,
+  options: { workerId: string; claimNext?: { leaseMs: number } },
+  record: AttemptRecord,
+): Promise<RecordedRow> {
+  const { status, succeeded, gone } = record;
+  const error = storableOrNull(record.error);
+  const maxAttempts = allowedAttempts(deps.retryPolicy);
+  const result = await sql<RecordedRow>`
+    with delivery as (
+      -- The claim token is the worker and the attempt number: a claim that lapsed and was taken again, even by
+      -- this same worker, has a higher number, so a late outcome records nothing.
       update webhook_deliveries set
         status = ${status},
-        attempt_count = ${attemptNumber},
-        next_attempt_at = now() + ${retryInMs ?? 0} * interval '1 millisecond',
+        next_attempt_at = now() + ${record.retryInMs ?? 0} * interval '1 millisecond',
         claimed_by = null,
-        last_attempt_at = ${startedAt},
-        last_status_code = ${result.statusCode ?? null},
-        last_error = ${error ?? null},
+        last_attempt_at = ${record.startedAt},
+        last_status_code = ${record.statusCode ?? null},
+        last_error = ${error},
         completed_at = ${status === 'pending' ? null : sql`now()`}
-      where id = ${delivery.id} and claimed_by = ${options.workerId}
+      where id = ${delivery.id} and claimed_by = ${options.workerId} and attempt_count = ${record.attemptNumber} and status = 'pending'
       returning account_id
     ),
+    attempt as (
+      insert into webhook_attempts (delivery_id, attempt_number, started_at, url, status_code, latency_ms, error, response_body)
+      select ${delivery.id}, ${record.attemptNumber}, ${record.startedAt}, ${storableText(delivery.url)}, ${record.statusCode ?? null},
+             ${record.latencyMs}, ${error}, ${storableOrNull(record.responseExcerpt)}
+      from delivery
+    ),
     next as (
-      -- After a success, the same statement claims the account's next due delivery for this worker: a backlog
-      -- drains at one round trip per delivery instead of two, and the account's slot never sits empty.
+      -- After a success, the same statement claims the account's next due delivery for this worker (and counts its
+      -- attempt): a backlog drains at one round trip per delivery instead of two, and the account's slot never sits empty.
       update webhook_deliveries d
-      set claimed_by = ${options.workerId}, next_attempt_at = now() + ${options.claimNext?.leaseMs ?? 0} * interval '1 millisecond'
+      set claimed_by = ${options.workerId}, attempt_count = d.attempt_count + 1,
+          next_attempt_at = now() + ${options.claimNext?.leaseMs ?? 0} * interval '1 millisecond'
       from (
         select w.id from webhook_deliveries w
-        where ${sql.lit(Boolean(chain))} and w.account_id = ${delivery.accountId} and w.status = 'pending'
-          and w.next_attempt_at <= now() and w.id <> ${delivery.id}
+        where ${sql.lit(record.chain)} and exists (select 1 from delivery) and w.account_id = ${delivery.accountId}
+          and w.status = 'pending' and w.next_attempt_at <= now() and w.id <> ${delivery.id}
+          and not ${lapsedWithoutAttemptsLeft(maxAttempts)}
         order by w.next_attempt_at
         limit 1
         for update skip locked
@@ -131,22 +205,11 @@ export async function attemptDelivery(
       -- now() is the statement's transaction time: equal only for an endpoint this statement disabled.
       returning e.disabled_reason, (e.disabled_at = now()) as newly_disabled
     )
-    select endpoint.disabled_reason, endpoint.newly_disabled, (select to_jsonb(next) from next) as next
+    select exists (select 1 from delivery) as recorded, endpoint.disabled_reason, endpoint.newly_disabled,
+           (select to_jsonb(next) from next) as next
     from (select 1) as one left join endpoint on true
   `.execute(deps.db);
-  const endpoint = recorded.rows[0];
-
-  return {
-    deliveryId: delivery.id,
-    attemptNumber,
-    status,
-    statusCode: result.statusCode,
-    latencyMs: result.latencyMs,
-    error,
-    retryInMs,
-    endpointDisabled: endpoint?.newly_disabled ? (endpoint.disabled_reason ?? undefined) : undefined,
-    next: endpoint?.next ?? undefined,
-  };
+  return result.rows[0]!;
 }
 
 function describeStatus(statusCode: number | undefined): string | undefined {

@@ -122,7 +122,8 @@ export async function redeliver(db: Db, deliveryId: string, accountId?: string):
     with queued as (
       update webhook_deliveries set
         final_attempt = final_attempt or status <> 'pending',
-        status = 'pending', next_attempt_at = now(), completed_at = null
+        -- A lapsed claim is cleared: this is a fresh request for an attempt, not an orphan to fail at claim time.
+        status = 'pending', next_attempt_at = now(), completed_at = null, claimed_by = null
       where id = ${deliveryId} ${accountId ? sql`and account_id = ${accountId}` : sql``}
         and (claimed_by is null or next_attempt_at <= now())
       returning *
@@ -135,45 +136,54 @@ export async function redeliver(db: Db, deliveryId: string, accountId?: string):
   throw new DeliveryInFlightError(deliveryId);
 }
 
+/** How long the CLI's claim holds: longer than one attempt (15 s), so no worker takes the row meanwhile. */
+const CLI_LEASE = sql`interval '1 minute'`;
+
 /**
  * For the admin CLI: make one attempt now, in this process, and report it. Redelivers an existing delivery
- * (`deliveryId`) or creates a `webhook.test` delivery for the account. The row is claimed first, so a worker
- * running at the same time does not send it too.
+ * (`deliveryId`) or creates a `webhook.test` delivery for the account. The row is the CLI's from the moment it is
+ * written or requeued: a test delivery is inserted already claimed, with its lease in the future, and a
+ * redelivery is requeued and claimed in one statement, so a running worker (woken by the insert's notification)
+ * never sees it due and cannot send it too.
  */
 export async function attemptNow(
   deps: DeliveryDependencies,
   target: { deliveryId: string } | { testForAccount: string },
 ): Promise<AttemptOutcome> {
   const claimer = `cli-${randomBytes(6).toString('hex')}`;
-  let deliveryId: string;
+  let delivery: ClaimedDelivery | undefined;
   if ('deliveryId' in target) {
     assertDeliveryId(target.deliveryId);
-    deliveryId = target.deliveryId;
+    const claimed = await sql<ClaimedDelivery>`
+      update webhook_deliveries d set
+        final_attempt = d.final_attempt or d.status <> 'pending', status = 'pending', completed_at = null,
+        claimed_by = ${claimer}, attempt_count = d.attempt_count + 1, next_attempt_at = now() + ${CLI_LEASE}
+      from webhook_endpoints e
+      where d.id = ${target.deliveryId} and e.account_id = d.account_id
+        and (d.claimed_by is null or d.next_attempt_at <= now())
+      returning ${CLAIMED_DELIVERY}
+    `.execute(deps.db);
+    delivery = claimed.rows[0];
+    if (!delivery) {
+      const existing = await getDelivery(deps.db, target.deliveryId); // throws when it does not exist
+      const endpoint = await deps.db.selectFrom('webhook_endpoints').select('account_id').where('account_id', '=', existing.accountId).executeTakeFirst();
+      throw endpoint ? new DeliveryInFlightError(target.deliveryId) : new WebhookNotConfiguredError(existing.accountId);
+    }
   } else {
     const accountId = target.testForAccount;
-    const endpoint = await deps.db.selectFrom('webhook_endpoints').select('account_id').where('account_id', '=', accountId).executeTakeFirst();
-    if (!endpoint) throw new WebhookNotConfiguredError(accountId);
-    deliveryId = newId('whd');
-    await deps.db
-      .insertInto('webhook_deliveries')
-      .values({ id: deliveryId, account_id: accountId, event: 'webhook.test', body: testEventBody({ deliveryId, at: new Date() }), final_attempt: true, claimed_by: claimer })
-      .execute();
-  }
-  // Requeue and claim in one statement, so a worker woken by anything cannot take the row in between.
-  const claimed = await sql<ClaimedDelivery>`
-    update webhook_deliveries d set
-      final_attempt = d.final_attempt or d.status <> 'pending', status = 'pending', completed_at = null,
-      claimed_by = ${claimer}, next_attempt_at = now() + interval '1 minute'
-    from webhook_endpoints e
-    where d.id = ${deliveryId} and e.account_id = d.account_id
-      and (d.claimed_by is null or d.claimed_by = ${claimer} or d.next_attempt_at <= now())
-    returning ${CLAIMED_DELIVERY}
-  `.execute(deps.db);
-  const delivery = claimed.rows[0];
-  if (!delivery) {
-    const existing = await getDelivery(deps.db, deliveryId); // throws when it does not exist
-    const endpoint = await deps.db.selectFrom('webhook_endpoints').select('account_id').where('account_id', '=', existing.accountId).executeTakeFirst();
-    throw endpoint ? new DeliveryInFlightError(deliveryId) : new WebhookNotConfiguredError(existing.accountId);
+    const deliveryId = newId('whd');
+    const body = testEventBody({ deliveryId, at: new Date() });
+    const inserted = await sql<ClaimedDelivery>`
+      with d as (
+        insert into webhook_deliveries (id, account_id, event, body, final_attempt, claimed_by, attempt_count, next_attempt_at)
+        select ${deliveryId}, account_id, 'webhook.test', ${body}, true, ${claimer}, 1, now() + ${CLI_LEASE}
+        from webhook_endpoints where account_id = ${accountId}
+        returning *
+      )
+      select ${CLAIMED_DELIVERY} from d join webhook_endpoints e on e.account_id = d.account_id
+    `.execute(deps.db);
+    delivery = inserted.rows[0];
+    if (!delivery) throw new WebhookNotConfiguredError(accountId);
   }
   return (await attemptDelivery(deps, delivery, { workerId: claimer }))!;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
 import type { Db } from '../db/schema/index.js';
+import type { RetryPolicy } from './retry-schedule.js';
 
 /** A due delivery this worker now holds, with what it needs to sign and send it. */
 export interface ClaimedDelivery {
@@ -8,8 +9,11 @@ export interface ClaimedDelivery {
   accountId: string;
   event: string;
   body: string;
-  /** Attempts made before this one. */
-  attemptCount: number;
+  /**
+   * This attempt's number. Attempts are counted when claimed, so one whose outcome never gets recorded (the worker
+   * died, the database went away) still counts, and a delivery cannot be retried forever without progress.
+   */
+  attemptNumber: number;
   finalAttempt: boolean;
   url: string;
   secretEncrypted: string;
@@ -22,9 +26,25 @@ export interface ClaimedDelivery {
  * The previous secret is returned only while its rotation overlap runs.
  */
 export const CLAIMED_DELIVERY = sql`
-  d.id, d.account_id as "accountId", d.event, d.body, d.attempt_count as "attemptCount", d.final_attempt as "finalAttempt",
+  d.id, d.account_id as "accountId", d.event, d.body, d.attempt_count as "attemptNumber", d.final_attempt as "finalAttempt",
   e.url, e.secret_encrypted as "secretEncrypted",
   case when e.previous_secret_expires_at > now() then e.previous_secret_encrypted end as "previousSecretEncrypted"`;
+
+/** How many attempts a retry policy allows: the first, then one per scheduled delay. */
+export function allowedAttempts(policy: RetryPolicy): number {
+  return policy.delaysMs.length + 1;
+}
+
+/**
+ * A due row (alias `w`) whose last claim lapsed without a recorded outcome (`claimed_by` still set) and which has
+ * no attempt left: it is failed instead of claimed, so an attempt whose record keeps failing ends with the schedule.
+ */
+export function lapsedWithoutAttemptsLeft(maxAttempts: number) {
+  return sql`(w.claimed_by is not null and (w.final_attempt or w.attempt_count >= ${maxAttempts}))`;
+}
+
+/** What a delivery failed for when its last attempt's outcome was never recorded. */
+export const UNRECORDED_REASON = 'the last attempt was made but its outcome was never recorded (the worker stopped or lost the database)';
 
 export interface ClaimRequest {
   workerId: string;
@@ -36,6 +56,8 @@ export interface ClaimRequest {
   perAccount: number;
   /** Accounts with deliveries in flight here, and how many more each may take (0 = none). */
   busy: ReadonlyMap<string, number>;
+  /** From the retry policy (`allowedAttempts`). */
+  maxAttempts: number;
 }
 
 /**
@@ -43,9 +65,10 @@ export interface ClaimRequest {
  * (fewer for accounts already busy here, none for those at their limit),
  * so a slow receiver with a deep backlog holds a few slots, never all of them. `FOR UPDATE SKIP LOCKED` lets any
  * number of workers claim at once without waiting on or taking each other's rows; the claim commits at once
- * (moving `next_attempt_at` to the end of the lease), so no lock is held while the HTTP request runs.
+ * (moving `next_attempt_at` to the end of the lease), so no lock is held while the HTTP request runs. Claiming
+ * counts the attempt. A row whose previous claim lapsed with no attempt left is failed instead (`abandoned`).
  */
-export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise<{ claimed: ClaimedDelivery[]; abandoned: string[] }> {
   const full = [...request.busy].filter(([, slots]) => slots <= 0).map(([accountId]) => accountId);
   const partial = [...request.busy].filter(([, slots]) => slots > 0);
   const result = await sql<ClaimedDelivery>`
@@ -71,9 +94,9 @@ export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise
       limit ${request.limit}
     ),
     claimable as (
-      select w.id from due_accounts a
+      select w.id, w.abandoned from due_accounts a
       cross join lateral (
-        select id from webhook_deliveries w
+        select id, ${lapsedWithoutAttemptsLeft(request.maxAttempts)} as abandoned from webhook_deliveries w
         where w.account_id = a.account_id and w.status = 'pending' and w.next_attempt_at <= now()
         order by w.next_attempt_at
         limit coalesce(
@@ -84,22 +107,34 @@ export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise
       ) w
       limit ${request.limit}
     )
-    update webhook_deliveries d
-    set claimed_by = ${request.workerId}, next_attempt_at = now() + ${request.leaseMs} * interval '1 millisecond'
+    update webhook_deliveries d set
+      claimed_by = case when claimable.abandoned then null else ${request.workerId} end,
+      attempt_count = case when claimable.abandoned then d.attempt_count else d.attempt_count + 1 end,
+      next_attempt_at = now() + ${request.leaseMs} * interval '1 millisecond',
+      status = case when claimable.abandoned then 'failed' else d.status end,
+      completed_at = case when claimable.abandoned then now() end,
+      last_error = case when claimable.abandoned then ${UNRECORDED_REASON} else d.last_error end
     from claimable, webhook_endpoints e
     where d.id = claimable.id and e.account_id = d.account_id
-    returning ${CLAIMED_DELIVERY}
+    returning ${CLAIMED_DELIVERY}, claimable.abandoned
   `.execute(db);
-  return result.rows;
+  const rows = result.rows as Array<ClaimedDelivery & { abandoned: boolean }>;
+  return {
+    claimed: rows.filter((row) => !row.abandoned).map(({ abandoned: _, ...delivery }) => delivery),
+    abandoned: rows.filter((row) => row.abandoned).map((row) => row.id),
+  };
 }
 
-/** Gives claimed rows back (shutdown): due at once, for another worker or the next start. */
-export async function releaseClaims(db: Db, workerId: string, deliveryIds?: readonly string[]): Promise<number> {
+/**
+ * Gives claims back whose attempt was never made or was cut short (shutdown): due at once, for another worker or
+ * the next start, and uncounted again. Only claims still held (same worker, same attempt number) are touched.
+ */
+export async function releaseClaims(db: Db, workerId: string, claims: ReadonlyArray<{ id: string; attemptNumber: number }>): Promise<number> {
   const result = await sql`
     with released as (
-      update webhook_deliveries set claimed_by = null, next_attempt_at = now()
-      where claimed_by = ${workerId} and status = 'pending'
-        ${deliveryIds ? sql`and id = any(${deliveryIds}::text[])` : sql``}
+      update webhook_deliveries d set claimed_by = null, next_attempt_at = now(), attempt_count = d.attempt_count - 1
+      from unnest(${claims.map((c) => c.id)}::text[], ${claims.map((c) => c.attemptNumber)}::int[]) as c(id, attempt_number)
+      where d.id = c.id and d.claimed_by = ${workerId} and d.attempt_count = c.attempt_number and d.status = 'pending'
       returning 1
     )
     select (select count(*) from released)::int as released, pg_notify(${WEBHOOKS_DUE_CHANNEL}, '')
