@@ -406,6 +406,10 @@ export interface components {
             /** @description The scanned code; `null` for test events. */
             qrCodeId: components["schemas"]["QrCodeId"] | null;
             status: components["schemas"]["WebhookDeliveryStatus"];
+            /**
+             * @description Attempts started, counted when a worker takes the delivery: it includes an attempt in progress, and an
+             *     attempt whose outcome could not be recorded (its number is then missing from the attempt log).
+             */
             attemptCount: number;
             /**
              * Format: date-time
