@@ -102,7 +102,7 @@ describe('the admin CLI attempting a delivery while a worker runs', { timeout: 6
       await scan(app, data!.data.slug);
       const [first] = await receiver.waitFor(1);
       const id = String(first!.headers['webhook-id']);
-      await expect.poll(async () => (await getDelivery(database.db, id)).status).toBe('failed');
+      await expect.poll(async () => (await getDelivery(database.db, id)).status, { timeout: 10_000 }).toBe('failed');
 
       receiver.respondWith(() => ({ status: 204 }));
       const result = await runCli(['webhook', 'redeliver', '--id', id], env);

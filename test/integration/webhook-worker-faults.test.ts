@@ -73,7 +73,7 @@ describe('the worker when the database fails it mid-flight', () => {
     await scan(app, a.code.slug);
     await scan(app, b.code.slug);
     // One slot per account: the account's second delivery waits, to be chained onto the first one's record.
-    await expect.poll(() => chained.ids.length + hanging.ids.length).toBe(2);
+    await expect.poll(() => chained.ids.length + hanging.ids.length, { timeout: 10_000 }).toBe(2);
 
     // Hold the first delivery's row so its record waits; the worker asked for a chained claim when it sent it.
     const blocker = new pg.Client({ connectionString: database.connectionString });
@@ -83,7 +83,7 @@ describe('the worker when the database fails it mid-flight', () => {
     await blocker.query('select 1 from webhook_deliveries where id = $1 for update', [chained.ids[0]]);
     chained.answer(200);
     await expect
-      .poll(async () => (await blocker.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows[0].n)
+      .poll(async () => (await blocker.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows[0].n, { timeout: 10_000 })
       .toBe(1);
 
     // Stop while the record (and its chained claim) is in flight; the other account's attempt keeps stop waiting.
