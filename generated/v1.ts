@@ -504,10 +504,11 @@ export interface components {
             data: components["schemas"]["Scan"][];
         };
         /**
-         * @description Stable, machine-readable error code. Branch on it; messages may be reworded.
-         * @enum {string}
+         * @description Stable, machine-readable error code. Branch on it; messages may be reworded. Codes are never removed, but
+         *     new ones may be added in a minor version (the second list): handle a code you do not know by its HTTP
+         *     status.
          */
-        ErrorCode: "invalid_api_key" | "api_not_available_on_plan" | "invalid_body" | "invalid_query" | "invalid_header" | "body_too_large" | "plan_limit_reached" | "not_found" | "method_not_allowed" | "idempotency_key_reused" | "delivery_in_progress" | "rate_limited" | "internal_error";
+        ErrorCode: ("invalid_api_key" | "api_not_available_on_plan" | "invalid_body" | "invalid_query" | "invalid_header" | "body_too_large" | "plan_limit_reached" | "not_found" | "method_not_allowed" | "idempotency_key_reused" | "delivery_in_progress" | "rate_limited" | "internal_error") | "service_unavailable";
         FieldError: {
             /**
              * @description Where the problem is, as a JSON pointer into the request (`/body/url`, `/query/limit`).
@@ -802,6 +803,27 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The service cannot reach its database right now (it is restarting, overloaded or unreachable); retry after `Retry-After` seconds. A write that was cut off mid-way may still have taken effect; retry creates with the same `Idempotency-Key`. */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "service_unavailable",
+                 *         "message": "The service cannot reach its database; retry after 5 seconds.",
+                 *         "requestId": "9f1c2e4a-51d8-4c43-a8a5-0c8b8d7b0f11"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An unexpected failure. Nothing internal is revealed; the request id leads to the server's log line. */
         InternalError: {
             headers: {
@@ -898,6 +920,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["ApiNotAvailableOnPlan"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createQrCode: {
@@ -943,6 +966,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getQrCode: {
@@ -971,10 +995,12 @@ export interface operations {
                     "application/json": components["schemas"]["QrCodeEnvelope"];
                 };
             };
+            400: components["responses"]["InvalidQuery"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["ApiNotAvailableOnPlan"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteQrCode: {
@@ -1003,11 +1029,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["InvalidQuery"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["ApiNotAvailableOnPlan"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateQrCode: {
@@ -1049,6 +1077,7 @@ export interface operations {
             413: components["responses"]["BodyTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getQrCodeImage: {
@@ -1106,6 +1135,7 @@ export interface operations {
             403: components["responses"]["ApiNotAvailableOnPlan"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listQrCodeScans: {
@@ -1134,10 +1164,12 @@ export interface operations {
                     "application/json": components["schemas"]["ScanList"];
                 };
             };
+            400: components["responses"]["InvalidQuery"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["ApiNotAvailableOnPlan"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhook: {
@@ -1159,10 +1191,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
+            400: components["responses"]["InvalidQuery"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["ApiNotAvailableOnPlan"];
             404: components["responses"]["WebhookNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -1195,6 +1229,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["ApiNotAvailableOnPlan"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookDelivery: {
@@ -1222,10 +1257,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryWithAttempts"];
                 };
             };
+            400: components["responses"]["InvalidQuery"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["ApiNotAvailableOnPlan"];
             404: components["responses"]["DeliveryNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     redeliverWebhookDelivery: {
@@ -1255,12 +1292,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryEnvelope"];
                 };
             };
+            400: components["responses"]["InvalidQuery"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["ApiNotAvailableOnPlan"];
             404: components["responses"]["DeliveryNotFound"];
             409: components["responses"]["DeliveryInProgress"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     scanCreatedWebhook: {

@@ -40,7 +40,9 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      customLogLevel: (_req, res, error): LevelWithSilent => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      // 503 is a database outage the error handler has already logged as such, not a bug.
+      customLogLevel: (_req, res, error): LevelWithSilent =>
+        res.statusCode === 503 ? 'warn' : error || res.statusCode >= 500 ? 'error' : 'info',
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
       },

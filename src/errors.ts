@@ -49,4 +49,8 @@ export const errors = {
       'Retry-After': String(retryAfterSeconds),
     }),
   internal: () => new ApiError(500, 'internal_error', 'Something went wrong on our side.'),
+  serviceUnavailable: (retryAfterSeconds: number) =>
+    new ApiError(503, 'service_unavailable', `The service cannot reach its database; retry after ${retryAfterSeconds} seconds.`, undefined, {
+      'Retry-After': String(retryAfterSeconds),
+    }),
 } satisfies Record<string, (...args: never[]) => ApiError>;

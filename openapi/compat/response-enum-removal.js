@@ -3,7 +3,17 @@
 // these values (error codes above all), so for us it is a breaking change.
 const { PropertyRule, RuleError, Ruleset } = require('@useoptic/rulesets-base');
 
-const valuesOf = (schema) => (schema && Array.isArray(schema.enum) ? schema.enum : schema && 'const' in schema ? [schema.const] : undefined);
+// An open enum is written as a union of enums (`anyOf` of the released values and the values added since), so
+// values are collected from the branches too; without that, a value removed from a branch would go unnoticed.
+const valuesOf = (schema) => {
+  if (!schema) return undefined;
+  if (Array.isArray(schema.enum)) return schema.enum;
+  if ('const' in schema) return [schema.const];
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (!Array.isArray(branches)) return undefined;
+  const values = branches.map(valuesOf);
+  return values.every((each) => each !== undefined) ? values.flat() : undefined;
+};
 
 const preventResponseEnumRemoval = new PropertyRule({
   name: 'prevent removing response enum values',

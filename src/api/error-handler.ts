@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { ApiError, errors, type FieldError } from '../errors.js';
 import { MAX_BODY_BYTES } from './router.js';
 
@@ -8,6 +9,12 @@ interface ValidatorError {
   status: number;
   errors?: Array<{ path?: string; message?: string }>;
 }
+
+/**
+ * What a client is told to wait while the database is unreachable: long enough for a restart or failover to
+ * finish, short enough that nothing waits long once it is back (the pool reconnects on the next request).
+ */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Client errors from body-parser (express.json) and its decompression: http-errors with a 4xx status. */
 interface BodyParserError {
@@ -23,7 +30,11 @@ interface BodyParserError {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) {
+    if (apiError.code === 'service_unavailable') {
+      // An outage, not a bug: one line per request without the stack, which says nothing here.
+      const { message, code } = error as { message?: string; code?: string };
+      (req.log ?? logger).warn({ err: { message, code } }, 'database unavailable');
+    } else if (apiError.status >= 500) {
       (req.log ?? logger).error({ err: error }, 'request failed');
     }
     if (res.headersSent) {
@@ -49,6 +60,7 @@ export const notFoundHandler: RequestHandler = () => {
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (isDatabaseUnavailable(error)) return errors.serviceUnavailable(DATABASE_RETRY_AFTER_SECONDS);
   if (isBodyParserError(error)) {
     if (error.status === 413) return errors.bodyTooLarge(MAX_BODY_BYTES / 1024);
     if (error.type === 'entity.parse.failed') {

@@ -38,15 +38,16 @@ describe('error responses', () => {
     expect(put.body.error.code).toBe('method_not_allowed');
   });
 
-  it('answer 500 internal_error without internals when the database fails', async () => {
+  it('answer 503 service_unavailable with Retry-After, without internals, when the database is unreachable', async () => {
     // A real failure: an app whose database pool points at a closed port.
     const broken = createDatabase('postgres://nobody:nothing@127.0.0.1:1/none', { logger: pino({ level: 'silent' }) });
     const brokenApp = await startTestApp({ db: broken, connectionString: 'postgres://nobody:nothing@127.0.0.1:1/none' });
     try {
       const account = await createTestAccount(database.db, app);
       const res = await rawRequest(brokenApp, '/qrcodes', { apiKey: account.apiKey });
-      expect(res.status).toBe(500);
-      expect(res.body.error.code).toBe('internal_error');
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('service_unavailable');
+      expect(res.headers.get('retry-after')).toBe('5');
       expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|at |127\.0\.0\.1|stack/);
       const ready = await fetch(`${brokenApp.origin}/readyz`);
       expect(ready.status).toBe(503);
