@@ -41,7 +41,10 @@ export const errors = {
   deliveryNotFound: () => new ApiError(404, 'not_found', 'No webhook delivery with this id.'),
   deliveryInProgress: () =>
     new ApiError(409, 'delivery_in_progress', 'This delivery is being attempted right now; try again in a few seconds.'),
-  methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'This method is not allowed on this path.'),
+  methodNotAllowed: (allowed: string[]) =>
+    new ApiError(405, 'method_not_allowed', `This method is not allowed on this path; it allows ${allowed.join(', ')}.`, undefined, {
+      Allow: allowed.join(', '),
+    }),
   idempotencyKeyReused: () =>
     new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body.'),
   rateLimited: (retryAfterSeconds: number) =>

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { ApiError, errors, type FieldError } from '../errors.js';
+import { NOT_UTF8 } from './request-guards.js';
 import { MAX_BODY_BYTES } from './router.js';
 
 /** Error from express-openapi-validator: an HTTP status and one entry per problem. */
@@ -63,6 +64,7 @@ function toApiError(error: unknown): ApiError {
   if (isDatabaseUnavailable(error)) return errors.serviceUnavailable(DATABASE_RETRY_AFTER_SECONDS);
   if (isBodyParserError(error)) {
     if (error.status === 413) return errors.bodyTooLarge(MAX_BODY_BYTES / 1024);
+    if (error.type === 'charset.unsupported') return errors.invalidBody([NOT_UTF8], 'The request body is not UTF-8.');
     if (error.type === 'entity.parse.failed') {
       return errors.invalidBody([{ path: '/body', message: 'is not valid JSON' }], 'The request body is not valid JSON.');
     }
@@ -80,8 +82,6 @@ function toApiError(error: unknown): ApiError {
       }
       case 404:
         return errors.notFound('No such endpoint.');
-      case 405:
-        return errors.methodNotAllowed();
       case 413:
         return errors.bodyTooLarge(MAX_BODY_BYTES / 1024);
       case 415: // SPEC/ARCHITECTURE: a body that is not JSON is a body problem, not a media-type one

@@ -1,7 +1,8 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { CONTRACT_PATH } from '../paths.js';
 import { authenticate } from './authenticate.js';
+import { loadContractIndex } from './contract-index.js';
 import type { ApiDependencies } from './context.js';
 import { createQrCode } from './operations/create-qr-code.js';
 import { deleteQrCode } from './operations/delete-qr-code.js';
@@ -15,6 +16,7 @@ import { listWebhookDeliveries } from './operations/list-webhook-deliveries.js';
 import { redeliverWebhookDelivery } from './operations/redeliver-webhook-delivery.js';
 import { updateQrCode } from './operations/update-qr-code.js';
 import { limitWrites } from './rate-limit.js';
+import { checkMethod, checkPathParams, checkQuery, parseJsonBodies } from './request-guards.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -24,10 +26,13 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 export function createApiRouter(deps: ApiDependencies): Router {
   const router = Router();
+  const contract = loadContractIndex(CONTRACT_PATH);
   router.use(authenticate(deps));
+  router.use(checkMethod(contract));
   router.use(limitWrites(deps));
-  // Strict: a JSON body must be an object or array; `"text"` or `42` is invalid_body.
-  router.use(express.json({ limit: MAX_BODY_BYTES, strict: true, type: ['application/json', 'application/*+json'] }));
+  router.use(checkPathParams(contract));
+  router.use(checkQuery(contract));
+  router.use(parseJsonBodies(contract, MAX_BODY_BYTES));
   router.use(
     OpenApiValidator.middleware({
       apiSpec: CONTRACT_PATH,
