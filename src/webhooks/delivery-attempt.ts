@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { Db } from '../db/schema/index.js';
 import { allowedAttempts, CLAIMED_DELIVERY, type ClaimedDelivery, lapsedWithoutAttemptsLeft } from './outbox.js';
 import { nextRetryDelay, type RetryPolicy } from './retry-schedule.js';
@@ -88,7 +90,7 @@ export async function attemptDelivery(
   const record: AttemptRecord = { attemptNumber, startedAt, status, retryInMs, succeeded, gone, chain, statusCode: result.statusCode, latencyMs: result.latencyMs, error, responseExcerpt: result.responseExcerpt };
   let recorded: RecordedRow | undefined;
   try {
-    recorded = await recordAttempt(deps, delivery, options, record);
+    recorded = await recordWhileClaimed(deps, delivery, options, record);
   } catch (recordError) {
     // PostgreSQL refused a value (class 22, data exception) that storableText does not foresee: the attempt still
     // counts and its status stands; only what could not be stored is left out. Anything else (database down)
@@ -116,6 +118,36 @@ export async function attemptDelivery(
     next: recorded.next ?? undefined,
     recorded: recorded.recorded,
   };
+}
+
+/** Pauses between tries to record an outcome while the database is away (the request was already sent). */
+const RECORD_RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 2_000, 2_000, 2_000, 2_000, 2_000];
+
+/**
+ * Records the outcome, and when the database cannot be reached (a restart, a failover) tries again for a while
+ * (about 14 s, half the usual lease) instead of giving up at once: the receiver already has this request, and an
+ * outcome left unrecorded means the delivery is sent again when its lease ends. Only an unreachable database is
+ * waited for; any other error is the caller's. Stopping (`signal`) ends the tries, and the lease takes over.
+ */
+async function recordWhileClaimed(
+  deps: DeliveryDependencies,
+  delivery: ClaimedDelivery,
+  options: { workerId: string; signal?: AbortSignal; claimNext?: { leaseMs: number } },
+  record: AttemptRecord,
+): Promise<RecordedRow> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await recordAttempt(deps, delivery, options, record);
+    } catch (error) {
+      const pause = RECORD_RETRY_DELAYS_MS[attempt];
+      if (!isDatabaseUnavailable(error) || pause === undefined) throw error;
+      try {
+        await sleep(pause, undefined, { signal: options.signal });
+      } catch {
+        throw error; // stopping: the lease takes over
+      }
+    }
+  }
 }
 
 interface AttemptRecord {

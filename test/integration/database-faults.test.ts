@@ -151,6 +151,33 @@ describe('PostgreSQL crashes (kill -9 of the postmaster) under scan load', () =>
   }, 120_000);
 });
 
+describe('PostgreSQL restarted while a webhook request is in flight', () => {
+  it('records the outcome once the database is back, instead of sending the request again after its lease', async () => {
+    const app = await appOnCluster();
+    const { owner, receiver, code } = await accountWithCode(app);
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    receiver.respondWith(async () => {
+      await answered;
+      return { status: 204 };
+    });
+    await scan(app, code.slug);
+    await receiver.waitFor(1);
+    await cluster.stop(); // the receiver answers while the database is away
+    answer();
+    // The outage lasts a second after the answer: the first tries to record it fail (connection refused).
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await cluster.start();
+
+    const delivery = () =>
+      cluster.db.selectFrom('webhook_deliveries').select(['status', 'attempt_count']).where('account_id', '=', owner.accountId).executeTakeFirstOrThrow();
+    // Well within the 30 s lease: the outcome was kept and recorded, not lost and resent.
+    await expect.poll(async () => (await delivery()).status, { timeout: 10_000 }).toBe('succeeded');
+    expect(await delivery()).toEqual({ status: 'succeeded', attempt_count: 1 });
+    expect(receiver.received).toHaveLength(1);
+  }, 60_000);
+});
+
 describe('PostgreSQL stopped (pg_ctl stop -m fast) during scanning', () => {
   it('keeps redirecting from the cache and records every answered scan once the database is back', async () => {
     const app = await appOnCluster();

@@ -19,7 +19,7 @@ export interface WebhookReceiver {
   origin: string;
   received: ReceivedRequest[];
   /** How the next requests are answered (default 204). `index` counts every request this receiver got. */
-  respondWith(responder: (request: ReceivedRequest, index: number) => Reply): void;
+  respondWith(responder: (request: ReceivedRequest, index: number) => Reply | Promise<Reply>): void;
   /** Resolves once `count` requests have arrived; rejects after `timeoutMs`. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
@@ -28,7 +28,7 @@ export interface WebhookReceiver {
 /** A real HTTP server on loopback that records every request it gets, raw, and answers as told. */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedRequest[] = [];
-  let responder: (request: ReceivedRequest, index: number) => Reply = () => ({ status: 204 });
+  let responder: (request: ReceivedRequest, index: number) => Reply | Promise<Reply> = () => ({ status: 204 });
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -43,9 +43,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       };
       received.push(request);
       for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve();
-      const reply = responder(request, received.length - 1);
-      if (reply === 'hang') return; // never answers; the sender's timeout must end it
-      res.writeHead(reply.status, reply.headers).end(reply.body);
+      void Promise.resolve(responder(request, received.length - 1)).then((reply) => {
+        if (reply === 'hang') return; // never answers; the sender's timeout must end it
+        res.writeHead(reply.status, reply.headers).end(reply.body);
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
