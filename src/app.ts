@@ -11,6 +11,7 @@ import { createApiRouter } from './api/router.js';
 import { createDocsRouter } from './docs.js';
 import { CONTRACT_PATH, DOCS_DIR } from './paths.js';
 import { isShortLinkPath, type Redirect } from './redirect/index.js';
+import { securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './security-headers.js';
 
 export interface AppDependencies {
   config: Config;
@@ -30,6 +31,9 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Kept on the app so the request listener gives short links (which bypass Express) the same headers.
+  app.locals.securityHeaders = securityHeaders(config.siteUrl);
+  app.use(securityHeadersMiddleware(app.locals.securityHeaders));
 
   app.use(
     pinoHttp({
@@ -74,9 +78,12 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
  * path skips Express's middleware stack), everything else to the Express app.
  */
 export function createRequestListener(api: Express, redirect: Redirect['handler']): RequestListener {
+  const headers = api.locals.securityHeaders as ReturnType<typeof securityHeaders>;
   return (req, res) => {
-    if (isShortLinkPath(req.url)) void redirect(req, res);
-    else api(req, res);
+    if (isShortLinkPath(req.url)) {
+      setSecurityHeaders(res, headers);
+      void redirect(req, res);
+    } else api(req, res);
   };
 }
 

@@ -29,11 +29,39 @@ export function createDocsRouter(paths: { contract: string; docsDir: string }): 
   // The portal is one self-contained page (Redoc's bundle inlined), so there is nothing else to serve.
   const portal = path.join(paths.docsDir, 'index.html');
   if (existsSync(portal)) {
-    router.get(['/docs', '/docs/'], (_req, res) => res.sendFile(portal, { maxAge: '5m' }));
+    const csp = portalPolicy(readFileSync(portal, 'utf8'));
+    router.get(['/docs', '/docs/'], (_req, res) => {
+      res.setHeader('Content-Security-Policy', csp);
+      res.sendFile(portal, { maxAge: '5m' });
+    });
   } else {
     router.get(['/docs', '/docs/'], (_req, res) => {
+      res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
       res.status(404).type('text/plain').send('The docs portal is not built here. Run `npm run docs` (npm start does it), or read /api/v1/openapi.yaml.\n');
     });
   }
   return router;
+}
+
+/**
+ * What Redoc's self-contained page needs and nothing more: its own inline scripts (allowed by hash, so an injected
+ * script cannot run), inline styles (styled-components writes them at run time), data: images and fonts (inlined
+ * icons and fonts), a blob: worker (the search index) and same-origin fetches. Nothing may frame it.
+ */
+function portalPolicy(html: string): string {
+  const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    ([, body]) => `'sha256-${createHash('sha256').update(body!).digest('base64')}'`,
+  );
+  return [
+    "default-src 'none'",
+    `script-src ${hashes.join(' ') || "'none'"}`,
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "worker-src blob:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }
