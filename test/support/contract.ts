@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import yaml from 'js-yaml';
 import { CONTRACT_PATH } from '../../src/paths.js';
 
@@ -70,5 +70,5 @@ const validateErrorBody = ajv.compile({ $ref: 'contract#/components/schemas/Erro
 /** Problems of an error body against the contract's Error schema (its code from the contract's list), or []. */
 export function errorBodyProblems(body: unknown): string[] {
   if (validateErrorBody(body)) return [];
-  return (validateErrorBody.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+  return (validateErrorBody.errors ?? []).map((e: { instancePath: string; message?: string }) => `${e.instancePath} ${e.message}`);
 }
