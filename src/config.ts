@@ -28,6 +28,11 @@ export interface Config {
   scanCommitTimeoutMs: number;
   /** Scans kept in memory while the database cannot take them; past it the oldest are dropped (and logged). */
   scanMemoryLimit: number;
+  /**
+   * How long a client may take to send a request's headers, and the whole request, before the server answers
+   * 408 and closes the connection: a client dripping bytes holds a socket and its memory until then.
+   */
+  httpTimeouts: { headersMs: number; requestMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -51,7 +56,20 @@ export function loadConfig(env: Env = process.env): Config {
     databaseTimeouts: databaseTimeouts(env),
     scanCommitTimeoutMs: integer(env, 'SCAN_COMMIT_TIMEOUT_MS', 2_000, { min: 100, max: 60_000 }),
     scanMemoryLimit: integer(env, 'SCAN_MEMORY_LIMIT', 100_000, { min: 1_000, max: 10_000_000 }),
+    httpTimeouts: httpTimeouts(env),
   };
+}
+
+function httpTimeouts(env: Env): Config['httpTimeouts'] {
+  // 10 s for headers is generous for a phone on a poor network (headers are a few hundred bytes); 30 s for the
+  // whole request covers a 64 KB body (the API's limit) at about 2 KB/s.
+  const headersMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, { min: 100, max: 600_000 });
+  const requestMs = integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, { min: 100, max: 3_600_000 });
+  // Node refuses a headers timeout longer than the request timeout (the headers are part of the request).
+  if (headersMs > requestMs) {
+    throw new ConfigError(`HTTP_HEADERS_TIMEOUT_MS (${headersMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestMs})`);
+  }
+  return { headersMs, requestMs };
 }
 
 function databaseTimeouts(env: Env): Config['databaseTimeouts'] {

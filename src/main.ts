@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     ? createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger })
     : undefined;
   await webhooks?.start();
-  const server = await listen(createRequestListener(app, redirect.handler), config.port);
+  const server = await listen(createRequestListener(app, redirect.handler), config.port, undefined, config.httpTimeouts);
   logger.info({ port: server.port, siteUrl: config.siteUrl, api: `${config.siteUrl}/api/v1`, webhookWorker: config.webhookWorker }, 'qroute is listening');
 
   stopOnSignals(async (signal) => {

@@ -154,3 +154,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ [name]: blank })).toEqual(loadConfig({}));
   });
 });
+
+describe('HTTP timeouts', () => {
+  it('default to 10 s for headers and 30 s for the whole request', () => {
+    expect(loadConfig({}).httpTimeouts).toEqual({ headersMs: 10_000, requestMs: 30_000 });
+  });
+
+  it('refuse a headers timeout longer than the request timeout, which Node would refuse at start', () => {
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
+  });
+});
