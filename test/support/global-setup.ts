@@ -11,8 +11,10 @@ export const TEMPLATE_DATABASE = 'qroute_template';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Connection string of the test cluster's `postgres` database, for creating per-file databases. */
+    /** The test cluster's `postgres` database as the superuser, for creating per-file databases. */
     postgresAdminUrl: string;
+    /** The same as the service's role (not a superuser), which owns the per-file databases. */
+    postgresAppUrl: string;
   }
 }
 
@@ -21,14 +23,16 @@ export default async function setup(project: TestProject) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-test-pg-'));
   const logger = pino({ level: 'warn' });
   const postgres = await startEmbeddedPostgres(dataDir, logger);
-  const admin = new pg.Client({ connectionString: postgres.connectionString() });
+  const admin = new pg.Client({ connectionString: postgres.adminConnectionString() });
   await admin.connect();
-  await admin.query(`create database ${TEMPLATE_DATABASE}`);
+  // Owned by the service's role, which migrates it: the tests run with the privileges the service has.
+  await admin.query(`create database ${TEMPLATE_DATABASE} owner ${new URL(postgres.connectionString()).username}`);
   await admin.end();
   const template = createDatabase(postgres.connectionString(TEMPLATE_DATABASE), { logger });
   await migrateToLatest(template, logger);
   await template.destroy();
-  project.provide('postgresAdminUrl', postgres.connectionString());
+  project.provide('postgresAdminUrl', postgres.adminConnectionString());
+  project.provide('postgresAppUrl', postgres.connectionString());
 
   return async () => {
     await postgres.stop();

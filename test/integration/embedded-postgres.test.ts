@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/connect.js';
+import { loadBinaries, run, unprivilegedUser } from '../../src/db/embedded-postgres-process.js';
+import { freePort } from '../../src/net.js';
+import { NoEmbeddedClusterError, type RunningEmbeddedPostgres, startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
+
+const TIMEOUT = { timeout: 120_000 };
+const logger = pino({ level: 'silent' });
+
+async function query<T extends pg.QueryResultRow>(connectionString: string, text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    return (await client.query<T>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('embedded PostgreSQL data directory', TIMEOUT, () => {
+  const dataDirs: string[] = [];
+  const running: RunningEmbeddedPostgres[] = [];
+  afterEach(async () => {
+    for (const postgres of running.splice(0)) await postgres.stop().catch(() => undefined);
+    for (const dir of dataDirs.splice(0)) await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  async function newDataDir(): Promise<string> {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-embedded-test-'));
+    dataDirs.push(dir);
+    return dir;
+  }
+  async function start(dataDir: string, options?: { create?: boolean }): Promise<RunningEmbeddedPostgres> {
+    const postgres = await startEmbeddedPostgres(dataDir, logger, options);
+    running.push(postgres);
+    return postgres;
+  }
+  async function clusterWithRow(): Promise<{ dataDir: string; postgres: RunningEmbeddedPostgres }> {
+    const dataDir = await newDataDir();
+    const postgres = await start(dataDir);
+    await query(postgres.connectionString(), `create table kept (note text); insert into kept values ('still here')`);
+    return { dataDir, postgres };
+  }
+
+  it.each([
+    ['deleted', (file: string) => fs.rm(file)],
+    ['not JSON', (file: string) => fs.writeFile(file, '{"port": 5')],
+    ['missing its password', (file: string) => fs.writeFile(file, '{"port": 5432, "user": "qroute"}')],
+  ])('keeps the data when postgres.json is %s, and sets new passwords instead', async (_, damage) => {
+    const { dataDir, postgres } = await clusterWithRow();
+    await postgres.stop();
+    await damage(path.join(dataDir, 'postgres.json'));
+
+    const again = await start(dataDir);
+    expect(await query(again.connectionString(), 'select note from kept')).toEqual([{ note: 'still here' }]);
+    expect(await query(again.connectionString(), 'select rolsuper from pg_roles where rolname = current_user')).toEqual([{ rolsuper: false }]);
+    const settings = JSON.parse(await fs.readFile(path.join(dataDir, 'postgres.json'), 'utf8'));
+    expect(settings).toMatchObject({ user: 'qroute', adminUser: 'qroute_admin', port: again.port });
+  });
+
+  it('refuses, and deletes nothing, when postgres.json is lost while the cluster runs', async () => {
+    const { dataDir } = await clusterWithRow();
+    await fs.rm(path.join(dataDir, 'postgres.json'));
+    await expect(startEmbeddedPostgres(dataDir, logger)).rejects.toThrow(/is missing while the PostgreSQL in .* is running.*Nothing was deleted/s);
+    await fs.access(path.join(dataDir, 'pg', 'PG_VERSION'));
+  });
+
+  it('refuses a data directory that holds files but no cluster (an initdb that died), and leaves them', async () => {
+    const dataDir = await newDataDir();
+    await fs.mkdir(path.join(dataDir, 'pg'));
+    await fs.writeFile(path.join(dataDir, 'pg', 'base.tar'), 'precious');
+    await expect(startEmbeddedPostgres(dataDir, logger)).rejects.toThrow(/no PG_VERSION.*Nothing was deleted/s);
+    expect(await fs.readFile(path.join(dataDir, 'pg', 'base.tar'), 'utf8')).toBe('precious');
+  });
+
+  it('creates no cluster when told not to', async () => {
+    const dataDir = path.join(await newDataDir(), 'typo');
+    await expect(startEmbeddedPostgres(dataDir, logger, { create: false })).rejects.toBeInstanceOf(NoEmbeddedClusterError);
+    await expect(fs.access(dataDir)).rejects.toThrow();
+  });
+
+  it('connects the service as a role that is not a superuser, owning what the migrations create', async () => {
+    const dataDir = await newDataDir();
+    const database = await openDatabase({ dataDir, databaseUrl: undefined }, { logger, stopEmbedded: 'always' });
+    try {
+      const rows = await query(database.connectionString, `select rolsuper, rolcreatedb, rolcreaterole from pg_roles where rolname = current_user`);
+      expect(rows).toEqual([{ rolsuper: false, rolcreatedb: false, rolcreaterole: false }]);
+      const owners = await query<{ owner: string }>(database.connectionString,
+        `select distinct pg_get_userbyid(relowner) as owner from pg_class where relnamespace = 'public'::regnamespace`);
+      expect(owners).toEqual([{ owner: 'qroute' }]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('upgrades a cluster made when the service role was the superuser, keeping its tables usable', async () => {
+    // What earlier versions made: initdb -U qroute, postgres.json with port, user and password only.
+    const dataDir = await newDataDir();
+    const binaries = await loadBinaries();
+    const runAs = await unprivilegedUser(dataDir);
+    const password = randomBytes(12).toString('hex');
+    const passwordFile = path.join(dataDir, 'pw');
+    await fs.writeFile(passwordFile, `${password}\n`);
+    if (runAs.uid !== undefined) await fs.chown(passwordFile, runAs.uid, runAs.gid!);
+    await run(binaries.initdb, ['-D', path.join(dataDir, 'pg'), '-U', 'qroute', `--pwfile=${passwordFile}`, '--auth=scram-sha-256'], runAs);
+    await fs.writeFile(path.join(dataDir, 'postgres.json'), JSON.stringify({ port: 0, user: 'qroute', password }));
+    // Run once by hand as before: the superuser qroute creates the tables, as the old migrations did.
+    const port = await freePort();
+    const pgData = path.join(dataDir, 'pg');
+    await run(binaries.pg_ctl, ['start', '-w', '-D', pgData, '-l', path.join(dataDir, 'legacy.log'), '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`], runAs);
+    const legacyUrl = `postgres://qroute:${password}@127.0.0.1:${port}/postgres`;
+    await query(legacyUrl, `create table kept (id serial primary key, note text); insert into kept (note) values ('still here')`);
+    await run(binaries.pg_ctl, ['stop', '-w', '-D', pgData], runAs);
+
+    const upgraded = await start(dataDir);
+    const url = upgraded.connectionString();
+    expect(await query(url, 'select rolsuper from pg_roles where rolname = current_user')).toEqual([{ rolsuper: false }]);
+    expect(await query(url, `select current_user as user`)).toEqual([{ user: 'qroute' }]);
+    await query(url, `insert into kept (note) values ('written after'); alter table kept add column extra text`);
+    expect(await query(url, 'select note from kept order by id')).toEqual([{ note: 'still here' }, { note: 'written after' }]);
+    expect(await query(upgraded.adminConnectionString(), 'select rolsuper from pg_roles where rolname = current_user')).toEqual([{ rolsuper: true }]);
+    // A second start finds the new settings and changes nothing.
+    await upgraded.stop();
+    const again = await start(dataDir);
+    expect(await query(again.connectionString(), 'select count(*)::int as n from kept')).toEqual([{ n: 2 }]);
+  });
+});
