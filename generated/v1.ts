@@ -577,7 +577,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is missing, not sent as `application/json`, not valid JSON, not a JSON object, or failed validation (wrong types, missing or unknown fields). `details` lists every field problem. */
+        /**
+         * @description `invalid_body`: the body is missing, not sent as `application/json`, not UTF-8 (invalid bytes, or a
+         *     `charset` other than `utf-8` declared), not valid JSON, not a JSON object, or failed validation (wrong
+         *     types, missing or unknown fields). `invalid_query`: a query parameter was sent (this operation has none).
+         *     `details` lists every problem.
+         */
         InvalidBody: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -603,8 +608,10 @@ export interface components {
             };
         };
         /**
-         * @description `invalid_body`: the body is missing, not sent as `application/json`, not valid JSON, not a JSON object, or
-         *     failed validation. `invalid_header`: the `Idempotency-Key` header is malformed. `details` lists every problem.
+         * @description `invalid_body`: the body is missing, not sent as `application/json`, not UTF-8 (invalid bytes, or a
+         *     `charset` other than `utf-8` declared), not valid JSON, not a JSON object, or failed validation.
+         *     `invalid_header`: the `Idempotency-Key` header is malformed. `invalid_query`: a query parameter was sent
+         *     (this operation has none). `details` lists every problem.
          */
         InvalidBodyOrHeader: {
             headers: {
@@ -615,7 +622,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A query parameter is invalid (`limit` out of range or not an integer, malformed `cursor`, unknown parameter). */
+        /**
+         * @description A query parameter is invalid: `limit` (or another integer) out of range or not written as plain decimal
+         *     digits (`1e1`, `0x10`, `+5`, `5.0`, `Infinity`, spaces and non-ASCII digits are refused), a malformed
+         *     `cursor`, a parameter the operation does not have, or a parameter given more than once. Every operation
+         *     can answer this, since every operation refuses unknown parameters.
+         */
         InvalidQuery: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -851,7 +863,11 @@ export interface components {
          * @example qr_01JD3Z8Q4V6N1X2Y3Z4A5B6C7D
          */
         QrCodeId: string;
-        /** @description Page size, 1 to 100. Anything else is `400 invalid_query`. */
+        /**
+         * @description Page size, 1 to 100, written as plain decimal digits (`20`). Anything else is `400 invalid_query`,
+         *     including `1e1`, `0x10`, `+5`, `5.0`, `Infinity`, spaces, non-ASCII digits, an empty value and the
+         *     parameter given twice.
+         */
         Limit: number;
         /**
          * @description The `nextCursor` of the previous page; omit it for the first page. A value that is not a code id is
@@ -892,7 +908,11 @@ export interface operations {
     listQrCodes: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. Anything else is `400 invalid_query`. */
+                /**
+                 * @description Page size, 1 to 100, written as plain decimal digits (`20`). Anything else is `400 invalid_query`,
+                 *     including `1e1`, `0x10`, `+5`, `5.0`, `Infinity`, spaces, non-ASCII digits, an empty value and the
+                 *     parameter given twice.
+                 */
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description The `nextCursor` of the previous page; omit it for the first page. A value that is not a code id is
@@ -1204,7 +1224,11 @@ export interface operations {
             query?: {
                 /** @description Only deliveries in this state. */
                 status?: components["schemas"]["WebhookDeliveryStatus"];
-                /** @description Page size, 1 to 100. Anything else is `400 invalid_query`. */
+                /**
+                 * @description Page size, 1 to 100, written as plain decimal digits (`20`). Anything else is `400 invalid_query`,
+                 *     including `1e1`, `0x10`, `+5`, `5.0`, `Infinity`, spaces, non-ASCII digits, an empty value and the
+                 *     parameter given twice.
+                 */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page; omit it for the first page. */
                 cursor?: components["schemas"]["WebhookDeliveryId"];
