@@ -67,7 +67,9 @@ export function loadContractIndex(contractPath: string): ContractIndex {
         hasRequestBody: operation.requestBody !== undefined,
       };
     });
-    return { template, pattern: new RegExp(`^${source}$`), names, operations };
+    // Matched as Express and the validator match routes (case-insensitive, optional trailing slash), so no spelling
+    // of a path reaches an operation without these guards.
+    return { template, pattern: new RegExp(`^${source}/?$`, 'i'), names, operations };
   });
 
   const routeFor = (rawPath: string) => {

@@ -159,6 +159,12 @@ describe('integer query parameters', () => {
       expect(res.json.error.code).toBe('invalid_query');
       expect(res.json.error.details).toEqual([expect.objectContaining({ path: `/query/${name}` })]);
     }
+    // Every spelling of the path Express routes to the operation is guarded too.
+    for (const spelling of [(p: string) => p.toUpperCase().replace('/API/V1', '/api/v1').replace(codeId.toUpperCase(), codeId), (p: string) => `${p}/`]) {
+      const path = spelling(pathOf(operation, { id: codeId }));
+      const res = await rawHttp(app.origin, { method: operation.method, path: `${path}?${name}=Infinity`, headers });
+      expect(res.status, `${path}?${name}=Infinity: ${res.text.slice(0, 200)}`).toBe(400);
+    }
     const twice = await rawHttp(app.origin, { method: operation.method, path: pathOf(operation, { id: codeId }, `?${name}=${minimum}&${name}=${minimum}`), headers });
     expect(twice.json.error).toMatchObject({ code: 'invalid_query', details: [{ path: `/query/${name}`, message: 'must be given at most once' }] });
     const plain = await rawHttp(app.origin, { method: operation.method, path: pathOf(operation, { id: codeId }, `?${name}=${minimum}`), headers });
