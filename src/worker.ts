@@ -10,8 +10,14 @@ import { createWebhookDelivery } from './webhooks/index.js';
 async function main(): Promise<void> {
   const { config, box } = await loadStartupSettings('qroute worker');
   const logger = createLogger({ level: config.logLevel });
-  // Like the CLI: reuse a running server's embedded database, and stop it on exit only if started here.
-  const database = await openDatabase(config, { logger: logger.child({ part: 'db' }), stopEmbedded: 'if-started-here', timeouts: config.databaseTimeouts });
+  // Like the CLI: reuse a running server's embedded database, and stop it on exit only if started here. Never
+  // create one: a worker pointed at the wrong DATA_DIR must fail, not deliver from an empty database.
+  const database = await openDatabase(config, {
+    logger: logger.child({ part: 'db' }),
+    stopEmbedded: 'if-started-here',
+    createEmbedded: false,
+    timeouts: config.databaseTimeouts,
+  });
   const webhooks = createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger });
   await webhooks.start();
   logger.info({ worker: webhooks.worker.id }, 'qroute webhook worker is running');

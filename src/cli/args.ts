@@ -32,3 +32,10 @@ export function optionalInteger(flags: Map<string, string>, name: string): numbe
   if (!Number.isInteger(value) || value < 0) throw new UsageError(`--${name} must be a non-negative integer`);
   return value;
 }
+
+/** Lets the CLI create the embedded database when DATA_DIR has none; accepted anywhere on the command line. */
+export const INIT_FLAG = '--init';
+
+export function takeInitFlag(args: string[]): { init: boolean; argv: string[] } {
+  return { init: args.includes(INIT_FLAG), argv: args.filter((word) => word !== INIT_FLAG) };
+}

@@ -17,7 +17,8 @@ export const USAGE = `Usage: npm run --silent admin -- <command> [flags]
   keys revoke --id <keyId>
 ${WEBHOOK_USAGE}
 
-Prints JSON on stdout; on error prints a message on stderr and exits non-zero.`;
+Prints JSON on stdout, and on stderr the database it uses. On error prints a message on stderr and exits non-zero.
+With the embedded database, a DATA_DIR without one is an error; add --init to create a new, empty one there.`;
 
 /** Runs one admin command and returns what to print as JSON. Throws UsageError for bad input. */
 export async function runCommand(context: CommandContext, argv: string[]): Promise<unknown> {

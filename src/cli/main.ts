@@ -1,21 +1,34 @@
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/connect.js';
+import { NoEmbeddedClusterError } from '../db/embedded-postgres.js';
 import { createLogger } from '../logger.js';
 import { loadSecretBox } from '../webhooks/secret-box.js';
+import { INIT_FLAG, takeInitFlag } from './args.js';
 import { isUserError, runCommand, USAGE } from './commands.js';
 
 /**
  * The admin CLI. It opens the same database as the server (`DATABASE_URL`, or the embedded one in `DATA_DIR`,
- * which it starts itself only when no server is running). Logs go to stderr so stdout stays pure JSON.
+ * which it starts itself only when no server is running). Logs go to stderr so stdout stays pure JSON; so does
+ * the one line that says which database it uses, since a wrong DATA_DIR is the easiest mistake to make. It
+ * creates a database only with --init: pointed at an empty DATA_DIR it stops instead of writing into a new one.
  */
-async function main(argv: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  const { init, argv } = takeInitFlag(args);
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return argv.length === 0 ? 2 : 0;
   }
   const config = loadConfig();
   const logger = createLogger({ level: 'warn', destination: process.stderr });
-  const database = await openDatabase(config, { logger, stopEmbedded: 'if-started-here', maxConnections: 2 });
+  let database;
+  try {
+    database = await openDatabase(config, { logger, stopEmbedded: 'if-started-here', createEmbedded: init, maxConnections: 2 });
+  } catch (error) {
+    if (!(error instanceof NoEmbeddedClusterError)) throw error;
+    process.stderr.write(`qroute admin: ${error.message}; to create a new, empty database there, run again with ${INIT_FLAG}\n`);
+    return 1;
+  }
+  process.stderr.write(`qroute admin: using ${database.description}\n`);
   try {
     const result = await runCommand({ db: database.db, config, secretBox: () => loadSecretBox(config) }, argv);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -42,7 +42,8 @@ export interface EmbeddedPostgresOptions {
 /** `dataDir` holds no cluster and the caller did not ask to create one. */
 export class NoEmbeddedClusterError extends Error {
   constructor(readonly dataDir: string) {
-    super(`there is no embedded PostgreSQL in ${dataDir} (no ${path.join(dataDir, 'pg', 'PG_VERSION')})`);
+    super(`there is no embedded PostgreSQL in ${dataDir} (no ${path.join(dataDir, 'pg', 'PG_VERSION')}). Check DATA_DIR (or set ` +
+      'DATABASE_URL); the server (npm start) creates the database on its first run');
   }
 }
 

@@ -78,10 +78,13 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
     return { accountId: account.id, keyId: key.id, key: key.key };
   }
 
-  it('creates a Business account with the default limit of 1000 codes, printing only JSON', async () => {
+  it('creates a Business account with the default limit of 1000 codes, printing only JSON and which database on stderr', async () => {
     const result = await runCli(['accounts', 'create', '--name', 'Acme'], env);
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('');
+    const url = new URL(database.connectionString);
+    // Host, port, database and user tell databases apart; the password never appears.
+    expect(result.stderr).toBe(`qroute admin: using PostgreSQL ${url.username}@${url.host}${url.pathname} (DATABASE_URL)\n`);
+    expect(result.stderr).not.toContain(decodeURIComponent(url.password));
     const account = JSON.parse(result.stdout);
     expect(account).toEqual({
       id: expect.stringMatching(/^acc_[0-9A-HJKMNP-TV-Z]{26}$/),
@@ -163,19 +166,19 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
   });
 
   it.each([
-    ['an unknown command', ['accounts', 'frobnicate'], /^error: unknown command "accounts frobnicate"\n$/],
-    ['an unknown group', ['users', 'create', '--name', 'x'], /^error: unknown command "users create"\n$/],
-    ['a missing --name', ['accounts', 'create'], /^error: --name is required\n$/],
-    ['a blank --name', ['accounts', 'create', '--name', '  '], /^error: --name is required\n$/],
-    ['a flag without a value', ['accounts', 'create', '--name'], /^error: --name needs a value\n$/],
-    ['a stray argument', ['accounts', 'create', 'Acme'], /^error: unexpected argument "Acme"\n$/],
-    ['an unknown --plan', ['accounts', 'create', '--name', 'x', '--plan', 'gold'], /^error: --plan must be one of free, starter, pro, business\n$/],
-    ['a negative --code-limit', ['accounts', 'create', '--name', 'x', '--code-limit', '-1'], /^error: --code-limit must be a non-negative integer\n$/],
-    ['a fractional --code-limit', ['accounts', 'create', '--name', 'x', '--code-limit', '2.5'], /^error: --code-limit must be a non-negative integer\n$/],
-    ['an unknown account for keys create', ['keys', 'create', '--account', 'acc_00000000000000000000000000'], /^error: no account with id acc_00000000000000000000000000\n$/],
-    ['an unknown account for set-plan', ['accounts', 'set-plan', '--id', 'acc_nope', '--plan', 'free'], /^error: no account with id acc_nope\n$/],
-    ['an unknown account for show', ['accounts', 'show', '--id', 'acc_nope'], /^error: no account with id acc_nope\n$/],
-    ['an unknown key for revoke', ['keys', 'revoke', '--id', 'key_00000000000000000000000000'], /^error: no API key with id key_00000000000000000000000000\n$/],
+    ['an unknown command', ['accounts', 'frobnicate'], /^qroute admin: using .*\nerror: unknown command "accounts frobnicate"\n$/],
+    ['an unknown group', ['users', 'create', '--name', 'x'], /^qroute admin: using .*\nerror: unknown command "users create"\n$/],
+    ['a missing --name', ['accounts', 'create'], /^qroute admin: using .*\nerror: --name is required\n$/],
+    ['a blank --name', ['accounts', 'create', '--name', '  '], /^qroute admin: using .*\nerror: --name is required\n$/],
+    ['a flag without a value', ['accounts', 'create', '--name'], /^qroute admin: using .*\nerror: --name needs a value\n$/],
+    ['a stray argument', ['accounts', 'create', 'Acme'], /^qroute admin: using .*\nerror: unexpected argument "Acme"\n$/],
+    ['an unknown --plan', ['accounts', 'create', '--name', 'x', '--plan', 'gold'], /^qroute admin: using .*\nerror: --plan must be one of free, starter, pro, business\n$/],
+    ['a negative --code-limit', ['accounts', 'create', '--name', 'x', '--code-limit', '-1'], /^qroute admin: using .*\nerror: --code-limit must be a non-negative integer\n$/],
+    ['a fractional --code-limit', ['accounts', 'create', '--name', 'x', '--code-limit', '2.5'], /^qroute admin: using .*\nerror: --code-limit must be a non-negative integer\n$/],
+    ['an unknown account for keys create', ['keys', 'create', '--account', 'acc_00000000000000000000000000'], /^qroute admin: using .*\nerror: no account with id acc_00000000000000000000000000\n$/],
+    ['an unknown account for set-plan', ['accounts', 'set-plan', '--id', 'acc_nope', '--plan', 'free'], /^qroute admin: using .*\nerror: no account with id acc_nope\n$/],
+    ['an unknown account for show', ['accounts', 'show', '--id', 'acc_nope'], /^qroute admin: using .*\nerror: no account with id acc_nope\n$/],
+    ['an unknown key for revoke', ['keys', 'revoke', '--id', 'key_00000000000000000000000000'], /^qroute admin: using .*\nerror: no API key with id key_00000000000000000000000000\n$/],
   ])('exits non-zero with a message on stderr and nothing on stdout for %s', async (_label, args, message) => {
     const before = await countAccounts();
     const result = await runCli(args, env);
@@ -264,7 +267,7 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
   });
 
   it.each([
-    ['an unknown delivery', ['webhook', 'redeliver', '--id', 'whd_00000000000000000000000000'], /^error: no webhook delivery with id whd_00000000000000000000000000\n$/],
+    ['an unknown delivery', ['webhook', 'redeliver', '--id', 'whd_00000000000000000000000000'], /^qroute admin: using .*\nerror: no webhook delivery with id whd_00000000000000000000000000\n$/],
     ['an account without a webhook', ['webhook', 'show', '--account', 'ACCOUNT'], /has no webhook; set one with: webhook set/],
     ['a bad --status', ['webhook', 'deliveries', '--account', 'ACCOUNT', '--status', 'lost'], /--status must be one of pending, succeeded, failed/],
     ['an unknown webhook command', ['webhook', 'frobnicate'], /unknown command "webhook frobnicate"/],
@@ -375,15 +378,25 @@ describe('admin CLI and server with the embedded database in DATA_DIR', TIMEOUT,
     if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
   }, 90_000);
 
-  it('creates an account, starting the embedded PostgreSQL itself and stopping it afterwards', async () => {
+  it('refuses to create a database in a DATA_DIR without one unless given --init, and says where it looked', async () => {
     const result = await runCli(['accounts', 'create', '--name', 'Embedded'], env);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`qroute admin: there is no embedded PostgreSQL in ${dataDir}`);
+    expect(result.stderr).toContain('run again with --init');
+    expect(await fs.readdir(dataDir)).toEqual([]);
+  });
+
+  it('creates an account with --init, starting the embedded PostgreSQL itself and stopping it afterwards', async () => {
+    const result = await runCli(['--init', 'accounts', 'create', '--name', 'Embedded'], env);
     expect(result, result.stderr).toMatchObject({ code: 0 });
     const account = JSON.parse(result.stdout);
     expect(account).toMatchObject({ id: expect.stringMatching(/^acc_/), name: 'Embedded', plan: 'business', codeLimit: 1000 });
     accountId = account.id;
 
     const info = JSON.parse(await fs.readFile(path.join(dataDir, 'postgres.json'), 'utf8'));
-    expect(info).toEqual({ port: expect.any(Number), user: expect.any(String), password: expect.any(String) });
+    expect(info).toEqual({ port: expect.any(Number), user: 'qroute', password: expect.any(String), adminUser: 'qroute_admin', adminPassword: expect.any(String) });
+    expect(result.stderr).toBe(`qroute admin: using embedded PostgreSQL in ${dataDir} (port ${info.port})\n`);
     expect(existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
     expect(existsSync(postmasterPid())).toBe(false);
     expect(await acceptsConnections(info.port)).toBe(false);
@@ -433,5 +446,22 @@ describe('admin CLI and server with the embedded database in DATA_DIR', TIMEOUT,
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(existsSync(postmasterPid())).toBe(false);
     expect(server!.output()).toContain('"msg":"stopped"');
+  });
+});
+
+describe('standalone worker with the embedded database', TIMEOUT, () => {
+  it('exits non-zero with a message instead of creating a database in a DATA_DIR without one', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-worker-test-'));
+    try {
+      const env = { ...process.env, DATA_DIR: dataDir, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY.toString('base64') };
+      delete env.DATABASE_URL;
+      const result = await execFile(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: PROJECT_ROOT, env, timeout: 50_000 })
+        .then(() => ({ code: 0, stderr: '' }), (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }));
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`there is no embedded PostgreSQL in ${dataDir}`);
+      expect(existsSync(path.join(dataDir, 'pg'))).toBe(false);
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
