@@ -453,7 +453,7 @@ describe('standalone worker with the embedded database', TIMEOUT, () => {
   it('exits non-zero with a message instead of creating a database in a DATA_DIR without one', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-worker-test-'));
     try {
-      const env = { ...process.env, DATA_DIR: dataDir, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY.toString('base64') };
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY.toString('base64') };
       delete env.DATABASE_URL;
       const result = await execFile(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: PROJECT_ROOT, env, timeout: 50_000 })
         .then(() => ({ code: 0, stderr: '' }), (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }));
