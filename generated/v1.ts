@@ -95,7 +95,14 @@ export interface paths {
          *     `SITE_URL` has no path, the URL is upper-cased (`HTTPS://QR.EXAMPLE.COM/R/7K3M9QXD`) so it fits QR
          *     alphanumeric mode, which makes smaller, sturdier codes; scheme, host, `/R/` and the slug are all
          *     case-insensitive, so it leads to the same place. The same code and parameters always give the same bytes,
-         *     so the response carries an `ETag` and answers `304` to a matching `If-None-Match`.
+         *     so the response carries an `ETag` and answers `304` to a matching `If-None-Match` without rendering.
+         *
+         *     **Limit**: images are the one read that costs CPU, so each account may read at most 300 images a minute
+         *     from each instance (`IMAGE_READS_PER_MINUTE`; a sliding window kept in the instance's memory). Every
+         *     request that passes authentication and validation counts, `304`s included. The responses carry
+         *     `RateLimit-Policy` and `RateLimit` for this limit (policy `"images"`); over it the answer is
+         *     `429 rate_limited` with `Retry-After`. Images are rendered off the request thread in a small pool; when
+         *     its queue is full the answer is `503 service_unavailable` with `Retry-After: 1`.
          */
         get: operations["getQrCodeImage"];
         put?: never;
@@ -756,6 +763,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description More QR image reads in 60 seconds than the account's limit on this instance. */
+        ImageReadsLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "rate_limited",
+                 *         "message": "Too many QR image reads; retry after 4 seconds.",
+                 *         "requestId": "9f1c2e4a-51d8-4c43-a8a5-0c8b8d7b0f11"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The account has no webhook set. */
         WebhookNotFound: {
             headers: {
@@ -887,16 +916,16 @@ export interface components {
         /** @description Id of this request, also in every error body and in the server's logs. */
         "X-Request-Id": string;
         /**
-         * @description The write quota: `"writes";q=60;w=60` (60 writes per 60 seconds).
+         * @description The quota the request counted against: `"writes";q=60;w=60` (60 writes per 60 seconds) on writes, `"images";q=300;w=60` on QR image reads.
          * @example "writes";q=60;w=60
          */
         "RateLimit-Policy": string;
         /**
-         * @description Writes left in the current window (`r`) and seconds until one more is free (`t`).
+         * @description Requests left in the current window (`r`) and seconds until one more is free (`t`), for the quota named in `RateLimit-Policy`.
          * @example "writes";r=57;t=42
          */
         RateLimit: string;
-        /** @description Seconds to wait before the next write can be accepted. */
+        /** @description Seconds to wait before the request can be accepted. */
         "Retry-After": number;
         /** @description `true` when this answer is a replay of an earlier request with the same `Idempotency-Key`. */
         "Idempotent-Replayed": "true";
@@ -1129,6 +1158,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     /** @description Strong validator of the image bytes. */
                     ETag?: string;
                     /** @description `private, max-age=86400`: the image of a code never changes (its short URL is fixed). */
@@ -1144,6 +1175,8 @@ export interface operations {
             304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     /** @description Strong validator of the image bytes. */
                     ETag?: string;
                     [name: string]: unknown;
@@ -1154,6 +1187,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["ApiNotAvailableOnPlan"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ImageReadsLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

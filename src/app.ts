@@ -9,6 +9,7 @@ import type { Database } from './db/schema/index.js';
 import { errorHandler, notFoundHandler } from './api/error-handler.js';
 import { createApiRouter } from './api/router.js';
 import { createDocsRouter } from './docs.js';
+import { createQrImages, type QrImages } from './qr/index.js';
 import { CONTRACT_PATH, DOCS_DIR } from './paths.js';
 import { isShortLinkPath, type Redirect } from './redirect/index.js';
 import { securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './security-headers.js';
@@ -17,6 +18,8 @@ export interface AppDependencies {
   config: Config;
   db: Database;
   logger: Logger;
+  /** The QR image pool and limits; made from config when not given (its idle threads end on their own). */
+  images?: QrImages;
 }
 
 /** Readiness probes usually time out after a few seconds themselves; answer 503 before they do. */
@@ -26,7 +29,7 @@ const READINESS_TIMEOUT_MS = 2_000;
 const CLIENT_REQUEST_ID = /^[\x21-\x7E]{1,128}$/;
 
 /** Builds the HTTP application from config and services; it holds no state of its own beyond them. */
-export function createApp({ config, db, logger }: AppDependencies): Express {
+export function createApp({ config, db, logger, images }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -67,7 +70,7 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
   });
 
   app.use(createDocsRouter({ contract: CONTRACT_PATH, docsDir: DOCS_DIR }));
-  app.use('/api/v1', createApiRouter({ config, db, logger: logger.child({ part: 'api' }) }));
+  app.use('/api/v1', createApiRouter({ config, db, logger: logger.child({ part: 'api' }), images: images ?? createQrImages(config) }));
   app.use(notFoundHandler);
   app.use(errorHandler(logger.child({ part: 'api' })));
   return app;

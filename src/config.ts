@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 /** Everything the service reads from its environment, typed and validated in one place. */
@@ -28,6 +29,8 @@ export interface Config {
   scanCommitTimeoutMs: number;
   /** Scans kept in memory while the database cannot take them; past it the oldest are dropped (and logged). */
   scanMemoryLimit: number;
+  /** QR image reads: the per-account limit (per instance), the render pool and its cache. */
+  imageReads: { perMinute: number; renderThreads: number; renderQueue: number; cacheBytes: number };
   /**
    * How long a client may take to send a request's headers, and the whole request, before the server answers
    * 408 and closes the connection: a client dripping bytes holds a socket and its memory until then.
@@ -56,6 +59,13 @@ export function loadConfig(env: Env = process.env): Config {
     databaseTimeouts: databaseTimeouts(env),
     scanCommitTimeoutMs: integer(env, 'SCAN_COMMIT_TIMEOUT_MS', 2_000, { min: 100, max: 60_000 }),
     scanMemoryLimit: integer(env, 'SCAN_MEMORY_LIMIT', 100_000, { min: 1_000, max: 10_000_000 }),
+    imageReads: {
+      perMinute: integer(env, 'IMAGE_READS_PER_MINUTE', 300, { min: 1, max: 1_000_000 }),
+      // One core stays for the event loop (redirects, the API).
+      renderThreads: integer(env, 'IMAGE_RENDER_THREADS', Math.max(1, availableParallelism() - 1), { min: 1, max: 64 }),
+      renderQueue: integer(env, 'IMAGE_RENDER_QUEUE', 32, { min: 0, max: 10_000 }),
+      cacheBytes: integer(env, 'IMAGE_CACHE_MB', 32, { min: 0, max: 4_096 }) * 1024 * 1024,
+    },
     httpTimeouts: httpTimeouts(env),
   };
 }

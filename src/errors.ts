@@ -51,6 +51,14 @@ export const errors = {
     new ApiError(429, 'rate_limited', `Too many writes; retry after ${retryAfterSeconds} seconds.`, undefined, {
       'Retry-After': String(retryAfterSeconds),
     }),
+  imageReadsLimited: (retryAfterSeconds: number) =>
+    new ApiError(429, 'rate_limited', `Too many QR image reads; retry after ${retryAfterSeconds} seconds.`, undefined, {
+      'Retry-After': String(retryAfterSeconds),
+    }),
+  renderersBusy: () =>
+    new ApiError(503, 'service_unavailable', 'Too many QR images are being rendered right now; retry after 1 second.', undefined, {
+      'Retry-After': '1',
+    }),
   internal: () => new ApiError(500, 'internal_error', 'Something went wrong on our side.'),
   serviceUnavailable: (retryAfterSeconds: number) =>
     new ApiError(503, 'service_unavailable', `The service cannot reach its database; retry after ${retryAfterSeconds} seconds.`, undefined, {

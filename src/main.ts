@@ -2,6 +2,7 @@ import { createApp, createRequestListener } from './app.js';
 import { openDatabase } from './db/connect.js';
 import { loadStartupSettings, runMain, stopOnSignals } from './lifecycle.js';
 import { createLogger } from './logger.js';
+import { createQrImages } from './qr/index.js';
 import { createRedirect } from './redirect/index.js';
 import { listen } from './server.js';
 import { createWebhookDelivery } from './webhooks/index.js';
@@ -14,7 +15,8 @@ async function main(): Promise<void> {
   const { config, box } = await loadStartupSettings('qroute');
   const logger = createLogger({ level: config.logLevel });
   const database = await openDatabase(config, { logger: logger.child({ part: 'db' }), stopEmbedded: 'always', timeouts: config.databaseTimeouts });
-  const app = createApp({ config, db: database.db, logger });
+  const images = createQrImages(config);
+  const app = createApp({ config, db: database.db, logger, images });
   const redirect = createRedirect({
     db: database.db,
     connectionString: database.connectionString,
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
     // Scans still in memory are written (with their outbox rows) before the worker stops.
     await redirect.stop(config.shutdownGraceMs);
     await webhooks?.stop(config.shutdownGraceMs);
+    await images.close();
     await database.close();
     logger.info('stopped');
   }, logger);

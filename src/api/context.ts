@@ -2,12 +2,14 @@ import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema/index.js';
+import type { QrImages } from '../qr/index.js';
 
 /** What the API parts need, passed in explicitly (no module state), so one process can run several apps. */
 export interface ApiDependencies {
   config: Config;
   db: Database;
   logger: Logger;
+  images: QrImages;
 }
 
 export interface AuthenticatedCaller {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import QRCode from 'qrcode';
+import { encodeQrPng } from './png.js';
 
 export type QrFormat = 'svg' | 'png';
 export type ErrorCorrection = 'L' | 'M' | 'Q' | 'H';
@@ -12,12 +13,6 @@ export interface QrImageRequest {
   /** Quiet zone, in modules. */
   margin: number;
   ecc: ErrorCorrection;
-}
-
-export interface QrImage {
-  body: Buffer;
-  contentType: string;
-  etag: string;
 }
 
 const MIN_PNG_PIXELS_PER_MODULE = 2;
@@ -36,9 +31,27 @@ export function qrContentFor(shortUrl: string, siteUrl: string): string {
   return ALPHANUMERIC.test(upper) ? upper : shortUrl;
 }
 
-/** Renders deterministically: the same request gives byte-identical output (and so the same ETag). */
-export async function renderQrImage(request: QrImageRequest): Promise<QrImage> {
-  let body: Buffer;
+/**
+ * Bumped whenever the renderer's output for the same request changes, so ETags (and cached images) made by an
+ * older version are not taken for the new bytes.
+ */
+export const RENDERER_VERSION = 2;
+
+/**
+ * The image's validator, from what it is made of rather than its bytes: a request whose `If-None-Match` matches
+ * is answered 304 without rendering anything. Rendering is deterministic, so equal inputs mean equal bytes.
+ */
+export function qrImageEtag(request: QrImageRequest): string {
+  const inputs = [RENDERER_VERSION, request.text, request.format, request.size, request.margin, request.ecc].join('\u0000');
+  return `"${createHash('sha256').update(inputs).digest('base64url').slice(0, 32)}"`;
+}
+
+export function qrImageContentType(format: QrFormat): string {
+  return format === 'svg' ? 'image/svg+xml' : 'image/png';
+}
+
+/** Renders deterministically: the same request gives byte-identical output. CPU-bound; see image-renderer.ts. */
+export async function renderQrImageBody(request: QrImageRequest): Promise<Buffer> {
   if (request.format === 'svg') {
     const svg = await QRCode.toString(request.text, {
       type: 'svg',
@@ -46,21 +59,11 @@ export async function renderQrImage(request: QrImageRequest): Promise<QrImage> {
       margin: request.margin,
       width: request.size,
     });
-    body = Buffer.from(svg);
-  } else {
-    // Whole pixels per module keep every module the same size, which scanners need at small sizes: the image
-    // is the largest multiple of the module count that fits `size`, with at least 2 pixels per module.
-    const modules = QRCode.create(request.text, { errorCorrectionLevel: request.ecc }).modules.size + 2 * request.margin;
-    body = await QRCode.toBuffer(request.text, {
-      type: 'png',
-      errorCorrectionLevel: request.ecc,
-      margin: request.margin,
-      scale: Math.max(MIN_PNG_PIXELS_PER_MODULE, Math.floor(request.size / modules)),
-    });
+    return Buffer.from(svg);
   }
-  return {
-    body,
-    contentType: request.format === 'svg' ? 'image/svg+xml' : 'image/png',
-    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`,
-  };
+  // Whole pixels per module keep every module the same size, which scanners need at small sizes: the image
+  // is the largest multiple of the module count that fits `size`, with at least 2 pixels per module.
+  const { modules } = QRCode.create(request.text, { errorCorrectionLevel: request.ecc });
+  const scale = Math.max(MIN_PNG_PIXELS_PER_MODULE, Math.floor(request.size / (modules.size + 2 * request.margin)));
+  return encodeQrPng(modules, scale, request.margin);
 }

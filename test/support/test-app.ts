@@ -5,6 +5,7 @@ import type { PlanName } from '../../src/accounts/plans.js';
 import { createApp, createRequestListener } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/schema/index.js';
+import { createQrImages, type QrImages } from '../../src/qr/index.js';
 import { createRedirect, type Redirect } from '../../src/redirect/index.js';
 import { listen } from '../../src/server.js';
 import { createWebhookDelivery, type WebhookDelivery, type WebhookDeliveryTuning } from '../../src/webhooks/index.js';
@@ -18,6 +19,7 @@ export interface TestApp {
   apiUrl: string;
   config: Config;
   redirect: Redirect;
+  images: QrImages;
   /** Undefined when the app runs without a worker (`webhookWorker: false`). */
   webhooks: WebhookDelivery | undefined;
   box: SecretBox;
@@ -49,7 +51,8 @@ export async function startTestApp(
   };
   const box = new SecretBox(config.webhookSecretKey!);
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const app = createApp({ config, db, logger });
+  const images = createQrImages(config);
+  const app = createApp({ config, db, logger, images });
   const redirect = createRedirect({ db, connectionString: database.connectionString, logger });
   await redirect.start();
   const webhooks = config.webhookWorker
@@ -66,12 +69,14 @@ export async function startTestApp(
     apiUrl: `${origin}/api/v1`,
     config,
     redirect,
+    images,
     webhooks,
     box,
     close: async () => {
       await server.close(0);
       await redirect.stop(5_000);
       await webhooks?.stop(1_000);
+      await images.close();
     },
   };
 }

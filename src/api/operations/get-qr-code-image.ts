@@ -1,29 +1,59 @@
 import type { RequestHandler } from 'express';
 import { getQrCode as getCode } from '../../codes/qr-code-service.js';
-import { qrContentFor, renderQrImage, type ErrorCorrection, type QrFormat } from '../../qr/render.js';
+import { errors } from '../../errors.js';
+import { RenderQueueFullError } from '../../qr/image-renderer.js';
+import { qrContentFor, qrImageContentType, qrImageEtag, type ErrorCorrection, type QrFormat, type QrImageRequest } from '../../qr/render.js';
 import { callerOf, type ApiDependencies } from '../context.js';
 import type { QueryParams } from '../contract.js';
 import { presentQrCode } from '../presenters.js';
 
-export function getQrCodeImage({ db, config }: ApiDependencies): RequestHandler<{ id: string }> {
+export function getQrCodeImage({ db, config, images }: ApiDependencies): RequestHandler<{ id: string }> {
+  const policy = `"images";q=${images.limiter.limit};w=${images.limiter.windowMs / 1000}`;
   return async (req, res) => {
+    const { accountId } = callerOf(res);
+    // Counted before anything is read or rendered, 304s included: each costs a lookup at least.
+    const slot = images.limiter.take(accountId);
+    const resetSeconds = Math.max(1, Math.ceil(slot.resetMs / 1000));
+    res.setHeader('RateLimit-Policy', policy);
+    res.setHeader('RateLimit', `"images";r=${slot.remaining};t=${resetSeconds}`);
+    if (!slot.allowed) throw errors.imageReadsLimited(resetSeconds);
+
     // Validated by the contract; the fallbacks mirror its defaults.
     const query = req.query as QueryParams<'getQrCodeImage'>;
-    const code = await getCode(db, { accountId: callerOf(res).accountId, id: req.params.id });
+    const code = await getCode(db, { accountId, id: req.params.id });
     const { shortUrl } = presentQrCode(code, config.siteUrl);
-    const image = await renderQrImage({
+    const request: QrImageRequest = {
       text: qrContentFor(shortUrl, config.siteUrl),
       format: (query.format ?? 'svg') as QrFormat,
       size: Number(query.size ?? 512),
       margin: Number(query.margin ?? 4),
       ecc: (query.ecc ?? 'M') as ErrorCorrection,
-    });
-    res.setHeader('ETag', image.etag);
+    };
+    const etag = qrImageEtag(request);
+    res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'private, max-age=86400');
-    if (req.headers['if-none-match'] === image.etag) {
+    // Before rendering: a client that has the image costs no render at all.
+    if (req.headers['if-none-match'] === etag) {
       res.status(304).end();
       return;
     }
-    res.status(200).type(image.contentType).send(image.body);
+
+    // A client that hangs up while its image waits for the pool takes its render out of the queue.
+    const hungUp = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) hungUp.abort();
+    };
+    res.once('close', onClose);
+    let image;
+    try {
+      image = await images.renderer.render(request, hungUp.signal);
+    } catch (error) {
+      if (hungUp.signal.aborted) return; // nobody to answer
+      if (error instanceof RenderQueueFullError) throw errors.renderersBusy();
+      throw error;
+    } finally {
+      res.off('close', onClose);
+    }
+    res.status(200).type(qrImageContentType(request.format)).send(image.body);
   };
 }
