@@ -29,6 +29,8 @@ export interface Config {
   scanCommitTimeoutMs: number;
   /** Scans kept in memory while the database cannot take them; past it the oldest are dropped (and logged). */
   scanMemoryLimit: number;
+  /** What the pruning job (src/maintenance/) deletes, and how often it runs. */
+  retention: RetentionConfig;
   /** QR image reads: the per-account limit (per instance), the render pool and its cache. */
   imageReads: { perMinute: number; renderThreads: number; renderQueue: number; cacheBytes: number };
   /**
@@ -36,6 +38,17 @@ export interface Config {
    * 408 and closes the connection: a client dripping bytes holds a socket and its memory until then.
    */
   httpTimeouts: { headersMs: number; requestMs: number };
+}
+
+/**
+ * Finished webhook deliveries (with their attempts) are kept `webhookDeliveryDays` after they ended; scans
+ * `scanDays` when set, forever when not (the counters stay either way). Idempotency keys go after their 24 h,
+ * write-rate events after an hour, scan batch ids after 7 days: none of those is history anyone reads.
+ */
+export interface RetentionConfig {
+  webhookDeliveryDays: number;
+  scanDays: number | undefined;
+  intervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -59,6 +72,11 @@ export function loadConfig(env: Env = process.env): Config {
     databaseTimeouts: databaseTimeouts(env),
     scanCommitTimeoutMs: integer(env, 'SCAN_COMMIT_TIMEOUT_MS', 2_000, { min: 100, max: 60_000 }),
     scanMemoryLimit: integer(env, 'SCAN_MEMORY_LIMIT', 100_000, { min: 1_000, max: 10_000_000 }),
+    retention: {
+      webhookDeliveryDays: integer(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30, { min: 1, max: 36_500 }),
+      scanDays: optionalInteger(env, 'SCAN_RETENTION_DAYS', { min: 1, max: 36_500 }),
+      intervalMs: integer(env, 'PRUNE_INTERVAL_MINUTES', 60, { min: 1, max: 10_080 }) * 60_000,
+    },
     imageReads: {
       perMinute: integer(env, 'IMAGE_READS_PER_MINUTE', 300, { min: 1, max: 1_000_000 }),
       // One core stays for the event loop (redirects, the API).
@@ -95,6 +113,10 @@ function databaseTimeouts(env: Env): Config['databaseTimeouts'] {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function optionalInteger(env: Env, name: string, range: { min: number; max: number }): number | undefined {
+  return nonEmpty(env[name]) === undefined ? undefined : integer(env, name, 0, range);
 }
 
 function integer(env: Env, name: string, fallback: number, range: { min: number; max: number }): number {

@@ -2,6 +2,7 @@ import { createApp, createRequestListener } from './app.js';
 import { openDatabase } from './db/connect.js';
 import { loadStartupSettings, runMain, stopOnSignals } from './lifecycle.js';
 import { createLogger } from './logger.js';
+import { createPruningJob } from './maintenance/pruning-job.js';
 import { createQrImages } from './qr/index.js';
 import { createRedirect } from './redirect/index.js';
 import { listen } from './server.js';
@@ -28,6 +29,9 @@ async function main(): Promise<void> {
     ? createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger })
     : undefined;
   await webhooks?.start();
+  // Retention: one process at a time prunes (an advisory lock), so every instance and worker may run it.
+  const pruning = createPruningJob({ db: database.db, retention: config.retention, logger });
+  pruning.start();
   const server = await listen(createRequestListener(app, redirect.handler), config.port, undefined, config.httpTimeouts);
   logger.info({ port: server.port, siteUrl: config.siteUrl, api: `${config.siteUrl}/api/v1`, webhookWorker: config.webhookWorker }, 'qroute is listening');
 
@@ -37,6 +41,7 @@ async function main(): Promise<void> {
     // Scans still in memory are written (with their outbox rows) before the worker stops.
     await redirect.stop(config.shutdownGraceMs);
     await webhooks?.stop(config.shutdownGraceMs);
+    await pruning.stop();
     await images.close();
     await database.close();
     logger.info('stopped');

@@ -1,6 +1,7 @@
 import { openDatabase } from './db/connect.js';
 import { loadStartupSettings, runMain, stopOnSignals } from './lifecycle.js';
 import { createLogger } from './logger.js';
+import { createPruningJob } from './maintenance/pruning-job.js';
 import { createWebhookDelivery } from './webhooks/index.js';
 
 /**
@@ -20,6 +21,9 @@ async function main(): Promise<void> {
   });
   const webhooks = createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger });
   await webhooks.start();
+  // Retention: one process at a time prunes (an advisory lock), so every instance and worker may run it.
+  const pruning = createPruningJob({ db: database.db, retention: config.retention, logger });
+  pruning.start();
   logger.info({ worker: webhooks.worker.id }, 'qroute webhook worker is running');
   // The worker's own timers do not hold the process open (they must not keep a server from exiting), and while
   // the database is down no socket does either: without this the worker would exit 0 in the middle of an outage.
@@ -29,6 +33,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'worker shutting down');
     clearInterval(keepAlive);
     await webhooks.stop(config.shutdownGraceMs);
+    await pruning.stop();
     await database.close();
     logger.info('worker stopped');
   }, logger);

@@ -1,6 +1,8 @@
 import { AccountNotFoundError, createAccount, getAccount, setCodeLimit, setPlan } from '../accounts/account-service.js';
 import { createApiKey, revokeApiKey } from '../accounts/api-keys.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../accounts/plans.js';
+import type { Config } from '../config.js';
+import { pruneExpired } from '../maintenance/prune.js';
 import { WebhookNotConfiguredError } from '../accounts/webhook-settings.js';
 import { DeliveryInFlightError, DeliveryNotFoundError } from '../webhooks/delivery-service.js';
 import { WebhookUrlError } from '../webhooks/url-guard.js';
@@ -16,12 +18,13 @@ export const USAGE = `Usage: npm run --silent admin -- <command> [flags]
   keys create --account <accountId>      prints the key: the only time it is shown
   keys revoke --id <keyId>
 ${WEBHOOK_USAGE}
+  maintenance prune                       deletes what retention says has expired, now, and prints the counts
 
 Prints JSON on stdout, and on stderr the database it uses. On error prints a message on stderr and exits non-zero.
 With the embedded database, a DATA_DIR without one is an error; add --init to create a new, empty one there.`;
 
 /** Runs one admin command and returns what to print as JSON. Throws UsageError for bad input. */
-export async function runCommand(context: CommandContext, argv: string[]): Promise<unknown> {
+export async function runCommand(context: CommandContext & { config: Pick<Config, 'retention'> }, argv: string[]): Promise<unknown> {
   const { db } = context;
   const [group, action, ...rest] = argv;
   const flags = parseFlags(rest);
@@ -49,6 +52,11 @@ export async function runCommand(context: CommandContext, argv: string[]): Promi
       const revoked = await revokeApiKey(db, id);
       if (!revoked) throw new UsageError(`no API key with id ${id}`);
       return revoked;
+    }
+    case 'maintenance prune': {
+      const deleted = await pruneExpired(db, context.config.retention);
+      if (!deleted) throw new UsageError('another process is pruning right now; nothing was deleted here, try again in a minute');
+      return { deleted };
     }
     default:
       throw new UsageError(argv.length === 0 ? 'no command given' : `unknown command "${argv.slice(0, 2).join(' ')}"`);

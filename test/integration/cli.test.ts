@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestAccount, rawRequest, startTestApp, TEST_WEBHOOK_SECRET_KEY, type TestApp } from '../support/test-app.js';
@@ -277,6 +278,17 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
+  });
+
+  it('maintenance prune deletes finished deliveries past their retention now and prints the counts', async () => {
+    const { accountId } = await createTestAccount(database.db, app);
+    await sql`insert into webhook_deliveries (id, account_id, event, body, status, completed_at) values
+      ('whd_cli_prune_old', ${accountId}, 'qrcode.scanned', '{}', 'succeeded', now() - interval '31 days'),
+      ('whd_cli_prune_new', ${accountId}, 'qrcode.scanned', '{}', 'succeeded', now() - interval '29 days')`.execute(database.db);
+    const result = await runCliJson(['maintenance', 'prune'], env);
+    expect(result.deleted).toMatchObject({ webhookDeliveries: 1, webhookAttempts: 0, scans: 0 });
+    const left = await database.db.selectFrom('webhook_deliveries').select('id').where('id', 'like', 'whd_cli_prune_%').execute();
+    expect(left).toEqual([{ id: 'whd_cli_prune_new' }]);
   });
 
   it.each([

@@ -164,3 +164,23 @@ describe('HTTP timeouts', () => {
     expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
   });
 });
+
+describe('retention', () => {
+  it('keeps finished webhook deliveries 30 days and scans forever by default, pruning hourly', () => {
+    expect(loadConfig({}).retention).toEqual({ webhookDeliveryDays: 30, scanDays: undefined, intervalMs: 3_600_000 });
+  });
+
+  it('reads WEBHOOK_DELIVERY_RETENTION_DAYS, SCAN_RETENTION_DAYS and PRUNE_INTERVAL_MINUTES', () => {
+    expect(loadConfig({ WEBHOOK_DELIVERY_RETENTION_DAYS: '7', SCAN_RETENTION_DAYS: '365', PRUNE_INTERVAL_MINUTES: '15' }).retention)
+      .toEqual({ webhookDeliveryDays: 7, scanDays: 365, intervalMs: 900_000 });
+  });
+
+  it.each([
+    ['WEBHOOK_DELIVERY_RETENTION_DAYS', '0'],
+    ['SCAN_RETENTION_DAYS', '0'],
+    ['SCAN_RETENTION_DAYS', '30d'],
+    ['PRUNE_INTERVAL_MINUTES', '0'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});

@@ -1,0 +1,120 @@
+import { sql } from 'kysely';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDatabase } from '../../src/db/database.js';
+import { createPruningJob } from '../../src/maintenance/pruning-job.js';
+import { pruneExpired } from '../../src/maintenance/prune.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+const DAY = 24 * 3600 * 1000;
+
+describe('pruning expired rows', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.destroy();
+  });
+
+  beforeEach(async () => {
+    await sql`truncate accounts, qr_codes, scans, webhook_deliveries, webhook_attempts, idempotency_keys, write_rate_events, scan_batches cascade`.execute(database.db);
+    await sql`insert into accounts (id, name, plan) values ('acc_1', 'Acme', 'business')`.execute(database.db);
+    await sql`insert into qr_codes (id, account_id, name, slug, destination_url, scan_count, created_at, updated_at)
+      values ('qr_1', 'acc_1', 'Poster', 'AAAAAAAA', 'https://example.com', 5, now(), now())`.execute(database.db);
+  });
+
+  const ago = (ms: number) => new Date(Date.now() - ms);
+  async function delivery(id: string, status: string, completedAgo: number | null, attempts: number) {
+    await sql`insert into webhook_deliveries (id, account_id, event, body, status, created_at, completed_at)
+      values (${id}, 'acc_1', 'qrcode.scanned', '{}', ${status}, ${ago((completedAgo ?? 0) + DAY)}, ${completedAgo === null ? null : ago(completedAgo)})`.execute(database.db);
+    for (let n = 1; n <= attempts; n++) {
+      await sql`insert into webhook_attempts (delivery_id, attempt_number, started_at, url, latency_ms) values (${id}, ${n}, now(), 'https://h.example', 5)`.execute(database.db);
+    }
+  }
+  async function ids(table: string, column = 'id'): Promise<string[]> {
+    const { rows } = await sql<{ id: string }>`select ${sql.ref(column)}::text as id from ${sql.table(table)} order by 1`.execute(database.db);
+    return rows.map((row) => row.id);
+  }
+
+  it('deletes finished deliveries and their attempts past WEBHOOK_DELIVERY_RETENTION_DAYS, never pending ones', async () => {
+    await delivery('whd_old_ok', 'succeeded', 31 * DAY, 2);
+    await delivery('whd_old_failed', 'failed', 40 * DAY, 3);
+    await delivery('whd_recent', 'succeeded', 29 * DAY, 1);
+    await delivery('whd_pending', 'pending', null, 4); // created 1 day ago
+    await sql`update webhook_deliveries set created_at = now() - interval '400 days' where id = 'whd_pending'`.execute(database.db);
+
+    const counts = await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: undefined }, 2);
+    expect(counts).toMatchObject({ webhookDeliveries: 2, webhookAttempts: 5 });
+    expect(await ids('webhook_deliveries')).toEqual(['whd_pending', 'whd_recent']);
+    expect(await ids('webhook_attempts', 'delivery_id')).toEqual(['whd_pending', 'whd_pending', 'whd_pending', 'whd_pending', 'whd_recent']);
+  });
+
+  it('deletes idempotency keys past their 24 h, write-rate events past an hour and scan batch ids past 7 days', async () => {
+    await sql`insert into idempotency_keys (account_id, key, request_hash, created_at) values
+      ('acc_1', 'old', 'h', ${ago(25 * 3600_000)}), ('acc_1', 'fresh', 'h', ${ago(23 * 3600_000)})`.execute(database.db);
+    await sql`insert into write_rate_events (account_id, at) values ('acc_1', ${ago(2 * 3600_000)}), ('acc_1', ${ago(2 * 3600_000)}), ('acc_1', now())`.execute(database.db);
+    await sql`insert into scan_batches (id, committed_at) values ('old', ${ago(8 * DAY)}), ('recent', ${ago(6 * DAY)})`.execute(database.db);
+
+    const counts = await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: undefined }, 1);
+    expect(counts).toMatchObject({ idempotencyKeys: 1, writeRateEvents: 2, scanBatches: 1, scans: 0 });
+    expect(await ids('idempotency_keys', 'key')).toEqual(['fresh']);
+    expect(await ids('write_rate_events', 'account_id')).toEqual(['acc_1']);
+    expect(await ids('scan_batches')).toEqual(['recent']);
+  });
+
+  async function scans(...daysAgo: number[]) {
+    for (const days of daysAgo) {
+      await sql`insert into scans (qr_code_id, created_at, device, os, browser) values ('qr_1', ${ago(days * DAY)}, 'mobile', 'iOS', 'Safari')`.execute(database.db);
+    }
+  }
+
+  it('keeps every scan when SCAN_RETENTION_DAYS is unset', async () => {
+    await scans(3000, 400, 1);
+    await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: undefined });
+    expect(await ids('scans')).toHaveLength(3);
+  });
+
+  it('deletes scans older than SCAN_RETENTION_DAYS and leaves the lifetime counter as it is', async () => {
+    await scans(400, 200, 91, 89, 1);
+    const counts = await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: 90 }, 2);
+    expect(counts).toMatchObject({ scans: 3 });
+    const { rows } = await sql<{ days: number }>`select round(extract(epoch from now() - created_at) / 86400)::int as days from scans order by id`.execute(database.db);
+    expect(rows.map((row) => row.days)).toEqual([89, 1]);
+    const code = await database.db.selectFrom('qr_codes').select('scan_count').executeTakeFirstOrThrow();
+    expect(Number(code.scan_count)).toBe(5);
+  });
+
+  it('lets one process prune at a time: another one skips while the lock is held', async () => {
+    await delivery('whd_old', 'succeeded', 31 * DAY, 1);
+    const holder = await database.db.connection().execute(async (session) => {
+      await sql`select pg_advisory_lock(hashtextextended('qroute:prune', 0))`.execute(session);
+      const skipped = await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: undefined });
+      await sql`select pg_advisory_unlock(hashtextextended('qroute:prune', 0))`.execute(session);
+      return skipped;
+    });
+    expect(holder).toBeUndefined();
+    expect(await ids('webhook_deliveries')).toEqual(['whd_old']);
+    expect(await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: undefined })).toMatchObject({ webhookDeliveries: 1 });
+  });
+
+  it('runs shortly after start, and logs a failure instead of crashing', async () => {
+    await delivery('whd_old', 'succeeded', 31 * DAY, 1);
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const job = createPruningJob({ db: database.db, logger, firstRunDelayMs: 10, retention: { webhookDeliveryDays: 30, scanDays: undefined, intervalMs: 3_600_000 } });
+    job.start();
+    await expect.poll(() => ids('webhook_deliveries'), { timeout: 10_000 }).toEqual([]);
+    await job.stop();
+
+    // Nothing listens on port 1: every run fails to connect.
+    const unreachable = createDatabase('postgres://qroute:x@127.0.0.1:1/postgres', { logger: pino({ level: 'silent' }) });
+    const failing = createPruningJob({ db: unreachable, logger, retention: { webhookDeliveryDays: 30, scanDays: undefined, intervalMs: 3_600_000 } });
+    try {
+      await failing.runOnce();
+    } finally {
+      await unreachable.destroy();
+    }
+    expect(lines.join('')).toContain('pruning failed');
+  });
+});
