@@ -21,6 +21,7 @@ const MESSAGES = [
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error and is not queryable',
   'Client was closed and is not queryable',
+  'Query read timeout', // pg's own query_timeout, should a pool be configured with it
 ];
 
 /** Deep enough for Kysely's and pg-pool's wrappers; bounded so a cyclic `cause` cannot loop. */
