@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { getQrCode as getCode } from '../../codes/qr-code-service.js';
 import { errors } from '../../errors.js';
-import { RenderQueueFullError } from '../../qr/image-renderer.js';
+import { RenderAbandonedError, RenderQueueFullError } from '../../qr/image-renderer.js';
 import { qrContentFor, qrImageContentType, qrImageEtag, type ErrorCorrection, type QrFormat, type QrImageRequest } from '../../qr/render.js';
 import { callerOf, type ApiDependencies } from '../context.js';
 import type { QueryParams } from '../contract.js';
@@ -38,22 +38,24 @@ export function getQrCodeImage({ db, config, images }: ApiDependencies): Request
       return;
     }
 
-    // A client that hangs up while its image waits for the pool takes its render out of the queue.
+    // A client that hangs up (even while its code was being looked up) takes its render out of the queue.
     const hungUp = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) hungUp.abort();
     };
-    res.once('close', onClose);
+    if (res.closed) hungUp.abort();
+    else res.once('close', onClose);
     let image;
     try {
       image = await images.renderer.render(request, hungUp.signal);
     } catch (error) {
-      if (hungUp.signal.aborted) return; // nobody to answer
+      if (error instanceof RenderAbandonedError) return; // nobody to answer
       if (error instanceof RenderQueueFullError) throw errors.renderersBusy();
       throw error;
     } finally {
       res.off('close', onClose);
     }
+    if (res.closed) return;
     res.status(200).type(qrImageContentType(request.format)).send(image.body);
   };
 }
