@@ -12,6 +12,9 @@
  *
  * Then the outage part (see outage.ts): PostgreSQL stopped under a steady load, and how long scans live only in memory.
  *
+ * `image-flood` (not run by default, see image-flood.ts): redirect latency alone and while one client loops on
+ * 4096-pixel PNGs.
+ *
  * Env: BENCH_ROUNDS (default 3), BENCH_SECONDS per run (default 5), BENCH_PARTS (default `redirect,webhooks,outage`),
  * BENCH_OUTAGE_RATE (scans/s, default 2000), BENCH_OUTAGE_SECONDS (default 10).
  */
@@ -26,6 +29,7 @@ import { createQrCode } from '../../src/codes/qr-code-service.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { freePort } from '../../src/net.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
+import { benchImageFlood } from './image-flood.js';
 import { benchOutage } from './outage.js';
 import { benchWebhooks } from './webhooks.js';
 import { fmt, killAll, load, type LoadResult, median, start, stop, waitFor } from './processes.js';
@@ -33,7 +37,7 @@ import { fmt, killAll, load, type LoadResult, median, start, stop, waitFor } fro
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = [10, 100];
-/** `redirect`, `webhooks`, `outage`, comma-separated; the default is `redirect,webhooks,outage`. */
+/** `redirect`, `webhooks`, `outage`, `image-flood`, comma-separated; the default is `redirect,webhooks,outage`. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'redirect,webhooks,outage').split(','));
 
 
@@ -120,6 +124,10 @@ async function main() {
     if (PARTS.has('webhooks')) {
       const lines = await benchWebhooks(database, { rounds: ROUNDS, seconds: SECONDS });
       console.log(`\n${lines.join('\n')}`);
+    }
+    if (PARTS.has('image-flood')) {
+      const lines = await benchImageFlood(database, { rounds: ROUNDS, seconds: SECONDS });
+      console.log(lines.join('\n'));
     }
     if (PARTS.has('outage')) {
       const lines = await benchOutage({ rate: Number(process.env.BENCH_OUTAGE_RATE ?? 2_000), outageSeconds: Number(process.env.BENCH_OUTAGE_SECONDS ?? 10) });
