@@ -1,4 +1,5 @@
 import { openDatabase } from './db/connect.js';
+import { NoEmbeddedClusterError } from './db/embedded-postgres.js';
 import { loadStartupSettings, runMain, stopOnSignals } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { createPruningJob } from './maintenance/pruning-job.js';
@@ -18,6 +19,10 @@ async function main(): Promise<void> {
     stopEmbedded: 'if-started-here',
     createEmbedded: false,
     timeouts: config.databaseTimeouts,
+  }).catch((error: unknown) => {
+    if (!(error instanceof NoEmbeddedClusterError)) throw error;
+    process.stderr.write(`qroute worker: ${error.message}\n`); // the operator's mistake, not ours: no stack
+    process.exit(1);
   });
   const webhooks = createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger });
   await webhooks.start();

@@ -470,7 +470,7 @@ describe('standalone worker with the embedded database', TIMEOUT, () => {
       const result = await execFile(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: PROJECT_ROOT, env, timeout: 50_000 })
         .then(() => ({ code: 0, stderr: '' }), (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }));
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`there is no embedded PostgreSQL in ${dataDir}`);
+      expect(result.stderr).toMatch(new RegExp(`^qroute worker: there is no embedded PostgreSQL in ${dataDir}.*\\n$`));
       expect(existsSync(path.join(dataDir, 'pg'))).toBe(false);
     } finally {
       await fs.rm(dataDir, { recursive: true, force: true });
