@@ -18,10 +18,15 @@ export interface CodeLookupOptions {
   /** Slugs that name no live code, kept apart so scans of made-up slugs never push out real codes. */
   maxGoneEntries: number;
   /**
-   * How long a scan waits for the database before it is answered from the last known target (or, for a slug
-   * never seen, with a 503). A hung database must not hold printed codes hostage.
+   * How long a scan waits for the database before it is answered from the last known target. A hung database
+   * must not hold printed codes hostage.
    */
   lookupTimeoutMs: number;
+  /**
+   * How long a scan of a slug this instance has never seen waits before it is answered 503: longer, since there
+   * is nothing to fall back on and a slow database may still answer.
+   */
+  unknownLookupTimeoutMs: number;
   now?: () => number;
 }
 
@@ -83,11 +88,12 @@ export class CodeLookup {
 
   /** The lookup's answer, or after `lookupTimeoutMs` the last known target (the lookup goes on and fills the cache). */
   private within(lookup: Promise<RedirectTarget>, lastKnown: Entry | undefined): Promise<RedirectTarget> {
+    const timeoutMs = lastKnown ? this.options.lookupTimeoutMs : this.options.unknownLookupTimeoutMs;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         if (lastKnown) resolve(lastKnown.target);
-        else reject(new LookupTimeoutError(`the database did not answer within ${this.options.lookupTimeoutMs} ms`));
-      }, this.options.lookupTimeoutMs);
+        else reject(new LookupTimeoutError(`the database did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
       lookup.then(
         (target) => {
           clearTimeout(timer);

@@ -25,6 +25,7 @@ export function createRedirect(deps: {
     maxGoneEntries: 10_000,
     // Well above a healthy lookup (about a millisecond), well below what a person waits before scanning again.
     lookupTimeoutMs: 1_500,
+    unknownLookupTimeoutMs: 5_000,
   });
   // While notifications are down, every scan reads the database (cached entries are not trusted).
   const listener = new NotificationListener(

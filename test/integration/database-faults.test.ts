@@ -127,8 +127,9 @@ describe('PostgreSQL crashes (kill -9 of the postmaster) under scan load', () =>
     const server = await startServiceProcess('server', cluster.connectionString, { WEBHOOK_WORKER: 'false' });
     const worker = await startServiceProcess('worker', cluster.connectionString);
     processes.push(server, worker);
-    await scan(inProcess, code.slug); // every instance has the code cached before the crash
-    await scan({ origin: server.origin! }, code.slug);
+    // Every instance has the code cached before the crash.
+    expect(await scan(inProcess, code.slug)).toBe(302);
+    expect(await scan({ origin: server.origin! }, code.slug)).toBe(302);
 
     const load = scanLoad([inProcess.origin, server.origin!], code.slug, 16);
     await expect.poll(() => load.answered.length, { timeout: 10_000 }).toBeGreaterThan(200);
@@ -161,7 +162,7 @@ describe('PostgreSQL restarted while a webhook request is in flight', () => {
       await answered;
       return { status: 204 };
     });
-    await scan(app, code.slug);
+    expect(await scan(app, code.slug)).toBe(302);
     await receiver.waitFor(1);
     await cluster.stop(); // the receiver answers while the database is away
     answer();
@@ -182,7 +183,7 @@ describe('PostgreSQL stopped (pg_ctl stop -m fast) during scanning', () => {
   it('keeps redirecting from the cache and records every answered scan once the database is back', async () => {
     const app = await appOnCluster();
     const { owner, code } = await accountWithCode(app);
-    await scan(app, code.slug);
+    expect(await scan(app, code.slug)).toBe(302);
 
     const load = scanLoad([app.origin], code.slug, 5);
     await expect.poll(() => load.answered.length).toBeGreaterThan(20);
@@ -209,7 +210,7 @@ describe('PostgreSQL hangs (every process stopped: connections accepted, never a
     const app = await appOnCluster({ queryTimeoutMs: 3_000 });
     const { owner, receiver, code } = await accountWithCode(app);
     const { data: never } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Never scanned', url: 'https://example.com/n' } });
-    await scan(app, code.slug);
+    expect(await scan(app, code.slug)).toBe(302); // cached before the freeze
 
     await cluster.freeze();
     const load = scanLoad([app.origin], code.slug, 4);

@@ -155,7 +155,7 @@ describe('a scan the database refuses whatever happens', () => {
 
 describe('the slug cache', () => {
   async function lookupWithNotifications(options: { maxEntries: number; maxGoneEntries: number }) {
-    const lookup = new CodeLookup(database.db, { ttlMs: 60_000, lookupTimeoutMs: 5_000, ...options });
+    const lookup = new CodeLookup(database.db, { ttlMs: 60_000, lookupTimeoutMs: 5_000, unknownLookupTimeoutMs: 5_000, ...options });
     lookup.setNotificationsLive(true); // trust entries: a change made behind its back shows whether one was kept
     return lookup;
   }
