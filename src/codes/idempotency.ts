@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/schema/index.js';
 
-/** How long an Idempotency-Key is remembered. */
-const RETENTION = '24 hours';
+/** How long an Idempotency-Key replays its first answer; the pruning job deletes keys older than this. */
+export const IDEMPOTENCY_KEY_LIFETIME = '24 hours';
 
 export type IdempotencyClaim =
   | { kind: 'claimed' }
@@ -49,7 +49,7 @@ export async function claimIdempotencyKey(
         response_status: null,
         response_body: null,
         created_at: sql<Date>`now()`,
-      }).where('idempotency_keys.created_at', '<', sql<Date>`now() - ${RETENTION}::interval`),
+      }).where('idempotency_keys.created_at', '<', sql<Date>`now() - ${IDEMPOTENCY_KEY_LIFETIME}::interval`),
     )
     .returning('key')
     .executeTakeFirst();

@@ -1,12 +1,11 @@
 import { sql } from 'kysely';
+import { IDEMPOTENCY_KEY_LIFETIME } from '../codes/idempotency.js';
 import type { RetentionConfig } from '../config.js';
 import type { Database } from '../db/schema/index.js';
 
 /** How many rows one statement deletes: small enough that its locks and WAL are brief, large enough to keep up. */
 export const PRUNE_BATCH_SIZE = 1_000;
 
-/** Idempotency keys replay for 24 h (codes/idempotency.ts); after that they are only claimed anew. */
-const IDEMPOTENCY_KEY_LIFETIME = '24 hours';
 /** The write limit's window is 60 s; take_write_slot deletes an account's old events only when it writes again. */
 const WRITE_RATE_EVENT_LIFETIME = '1 hour';
 /** Batch ids only need to outlive a batch's retries (seconds to minutes, or an outage): a week is plenty. */
