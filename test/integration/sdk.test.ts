@@ -71,11 +71,13 @@ describe('the @qroute/sdk package', () => {
   it('packs only the built code, types, README and package.json, and resolves through its exports', async () => {
     const { stdout } = await execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: path.join(PROJECT_ROOT, 'sdk') });
     const files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path).sort();
-    expect(files).toContain('dist/sdk/src/index.js');
-    expect(files).toContain('dist/sdk/src/index.d.ts');
-    expect(files).toContain('dist/generated/v1.d.ts');
-    expect(files).not.toContain('dist/generated/v1.js'); // types only: nothing imports it at run time
-    expect(files.filter((f) => !/^dist\/.*\.(js|d\.ts)$/.test(f))).toEqual(['README.md', 'package.json']);
+    for (const format of ['esm', 'cjs']) {
+      expect(files).toContain(`dist/${format}/sdk/src/index.js`);
+      expect(files).toContain(`dist/${format}/sdk/src/index.d.ts`);
+      expect(files).toContain(`dist/${format}/generated/v1.d.ts`);
+      expect(files).not.toContain(`dist/${format}/generated/v1.js`); // types only: nothing imports it at run time
+    }
+    expect(files.filter((f) => !/^dist\/(esm|cjs)\/.*\.(js|d\.ts)$/.test(f))).toEqual(['README.md', 'dist/cjs/package.json', 'package.json']);
     // Resolved like a user's import (node_modules/@qroute/sdk → package.json exports → dist), not from source.
     const packageName = '@qroute/sdk';
     const sdk = (await import(packageName)) as Record<string, unknown>;
