@@ -5,7 +5,7 @@
  * ERR_PACKAGE_PATH_NOT_EXPORTED, and a "module": "commonjs" TypeScript app compiled cleanly, then crashed.
  */
 import { execFile as execFileCallback } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -144,4 +144,13 @@ void main();
     await execFile(process.execPath, [path.join(NODE_MODULES, 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: dir });
     expectWorked(await run(dir, path.join('out', 'main.js')), 'cjs');
   }, 60_000);
+
+  it('has a README whose links work where it is published (no paths into the repository) and that says baseUrl includes /api/v1', async () => {
+    await execFile('tar', ['-xzf', tarball, '-C', work, 'package/README.md']);
+    const readme = await readFile(path.join(work, 'package', 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(([^)]*)\)/g)].map((m) => m[1]);
+    expect(links.filter((link) => !/^https:\/\//.test(link!))).toEqual([]);
+    expect(readme).toMatch(/`baseUrl` [^\n]*includes `\/api\/v1`/);
+    expect(readme).toContain("require('@qroute/sdk')");
+  });
 });
