@@ -22,7 +22,7 @@ const file = path.join(root, 'docs-dist', `.index.${process.pid}.tmp.html`);
 mkdirSync(path.dirname(output), { recursive: true });
 const built = spawnSync(
   'redocly',
-  ['build-docs', 'openapi/v1.yaml', '--output', file, '--title', 'qroute API', '--inlineBundle'],
+  ['build-docs', 'openapi/v1.yaml', '--output', file, '--title', 'qroute API', '--inlineBundle', '--template', 'scripts/docs-template.hbs'],
   { cwd: root, stdio: 'inherit' },
 );
 if (built.error) throw built.error;
