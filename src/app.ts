@@ -9,6 +9,7 @@ import type { Database } from './db/schema/index.js';
 import { errorHandler, notFoundHandler } from './api/error-handler.js';
 import { createApiRouter } from './api/router.js';
 import { createDocsRouter } from './docs.js';
+import { createMetricsHandler, type Metrics } from './metrics/index.js';
 import { createQrImages, type QrImages } from './qr/index.js';
 import { CONTRACT_PATH, DOCS_DIR } from './paths.js';
 import { isShortLinkPath, type Redirect } from './redirect/index.js';
@@ -20,6 +21,8 @@ export interface AppDependencies {
   logger: Logger;
   /** The QR image pool and limits; made from config when not given (its idle threads end on their own). */
   images?: QrImages;
+  /** Served at GET /metrics when `config.metricsToken` is set; the app also counts its API requests and pool in it. */
+  metrics?: Metrics;
 }
 
 /** Readiness probes usually time out after a few seconds themselves; answer 503 before they do. */
@@ -29,7 +32,7 @@ const READINESS_TIMEOUT_MS = 2_000;
 const CLIENT_REQUEST_ID = /^[\x21-\x7E]{1,128}$/;
 
 /** Builds the HTTP application from config and services; it holds no state of its own beyond them. */
-export function createApp({ config, db, logger, images }: AppDependencies): Express {
+export function createApp({ config, db, logger, images, metrics }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -69,8 +72,14 @@ export function createApp({ config, db, logger, images }: AppDependencies): Expr
     }
   });
 
+  if (metrics && config.metricsToken) {
+    metrics.pools.watch('main', db);
+    metrics.outbox.watch(db);
+    app.all('/metrics', createMetricsHandler(metrics.registry, config.metricsToken));
+  }
+
   app.use(createDocsRouter({ contract: CONTRACT_PATH, docsDir: DOCS_DIR }));
-  app.use('/api/v1', createApiRouter({ config, db, logger: logger.child({ part: 'api' }), images: images ?? createQrImages(config) }));
+  app.use('/api/v1', createApiRouter({ config, db, logger: logger.child({ part: 'api' }), images: images ?? createQrImages(config), metrics: metrics?.api }));
   app.use(notFoundHandler);
   app.use(errorHandler(logger.child({ part: 'api' })));
   return app;

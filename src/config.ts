@@ -38,6 +38,13 @@ export interface Config {
    * 408 and closes the connection: a client dripping bytes holds a socket and its memory until then.
    */
   httpTimeouts: { headersMs: number; requestMs: number };
+  /**
+   * The bearer token `GET /metrics` (Prometheus) requires; when unset, /metrics is not served at all. At least 16
+   * characters: the endpoint tells anyone holding it how busy every account's codes are.
+   */
+  metricsToken: string | undefined;
+  /** The standalone worker's own /metrics port (its webhook counters live in its process); unset: none. */
+  workerMetricsPort: number | undefined;
 }
 
 /**
@@ -85,7 +92,17 @@ export function loadConfig(env: Env = process.env): Config {
       cacheBytes: integer(env, 'IMAGE_CACHE_MB', 32, { min: 0, max: 4_096 }) * 1024 * 1024,
     },
     httpTimeouts: httpTimeouts(env),
+    metricsToken: metricsToken(env),
+    workerMetricsPort: optionalInteger(env, 'WORKER_METRICS_PORT', { min: 0, max: 65535 }),
   };
+}
+
+function metricsToken(env: Env): string | undefined {
+  const token = nonEmpty(env.METRICS_TOKEN);
+  if (token !== undefined && token.length < 16) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters (openssl rand -hex 32)');
+  }
+  return token;
 }
 
 function httpTimeouts(env: Env): Config['httpTimeouts'] {

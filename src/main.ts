@@ -3,6 +3,7 @@ import { openDatabase } from './db/connect.js';
 import { loadStartupSettings, runMain, stopOnSignals } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { createPruningJob } from './maintenance/pruning-job.js';
+import { createMetrics } from './metrics/index.js';
 import { createQrImages } from './qr/index.js';
 import { createRedirect } from './redirect/index.js';
 import { listen } from './server.js';
@@ -17,16 +18,19 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   const database = await openDatabase(config, { logger: logger.child({ part: 'db' }), stopEmbedded: 'always', timeouts: config.databaseTimeouts });
   const images = createQrImages(config);
-  const app = createApp({ config, db: database.db, logger, images });
+  // Metrics cost nothing when nobody may read them: with METRICS_TOKEN unset there is no registry at all.
+  const metrics = config.metricsToken ? createMetrics() : undefined;
+  const app = createApp({ config, db: database.db, logger, images, metrics });
   const redirect = createRedirect({
     db: database.db,
     connectionString: database.connectionString,
     logger,
+    metrics,
     recorder: { commitTimeoutMs: config.scanCommitTimeoutMs, maxBuffered: config.scanMemoryLimit },
   });
   await redirect.start();
   const webhooks = config.webhookWorker
-    ? createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger })
+    ? createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger, metrics })
     : undefined;
   await webhooks?.start();
   // Retention: one process at a time prunes (an advisory lock), so every instance and worker may run it.

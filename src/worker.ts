@@ -3,6 +3,8 @@ import { NoEmbeddedClusterError } from './db/embedded-postgres.js';
 import { loadStartupSettings, runMain, stopOnSignals } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { createPruningJob } from './maintenance/pruning-job.js';
+import { createMetrics, metricsOnlyListener } from './metrics/index.js';
+import { listen } from './server.js';
 import { createWebhookDelivery } from './webhooks/index.js';
 
 /**
@@ -24,8 +26,15 @@ async function main(): Promise<void> {
     process.stderr.write(`qroute worker: ${error.message}\n`); // the operator's mistake, not ours: no stack
     process.exit(1);
   });
-  const webhooks = createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger });
+  // Its delivery counters live in this process, so it serves its own /metrics, on WORKER_METRICS_PORT (never PORT:
+  // a worker beside a server on one host would take the server's port).
+  const metrics = config.metricsToken && config.workerMetricsPort !== undefined ? createMetrics() : undefined;
+  const webhooks = createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger, metrics });
   await webhooks.start();
+  metrics?.pools.watch('main', database.db);
+  metrics?.outbox.watch(database.db);
+  const metricsServer = metrics && (await listen(metricsOnlyListener(metrics.registry, config.metricsToken!), config.workerMetricsPort!, undefined, config.httpTimeouts));
+  if (metricsServer) logger.info({ port: metricsServer.port }, 'worker metrics at /metrics');
   // Retention: one process at a time prunes (an advisory lock), so every instance and worker may run it.
   const pruning = createPruningJob({ db: database.db, retention: config.retention, logger });
   pruning.start();
@@ -37,6 +46,7 @@ async function main(): Promise<void> {
   stopOnSignals(async (signal) => {
     logger.info({ signal }, 'worker shutting down');
     clearInterval(keepAlive);
+    await metricsServer?.close(0);
     await webhooks.stop(config.shutdownGraceMs);
     await pruning.stop();
     await database.close();

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema/index.js';
+import type { ApiMetrics } from '../metrics/api-metrics.js';
 import type { QrImages } from '../qr/index.js';
 
 /** What the API parts need, passed in explicitly (no module state), so one process can run several apps. */
@@ -10,6 +11,8 @@ export interface ApiDependencies {
   db: Database;
   logger: Logger;
   images: QrImages;
+  /** Requests by operation and status, for GET /metrics (when served). */
+  metrics?: ApiMetrics;
 }
 
 export interface AuthenticatedCaller {

@@ -16,6 +16,7 @@ import { listWebhookDeliveries } from './operations/list-webhook-deliveries.js';
 import { redeliverWebhookDelivery } from './operations/redeliver-webhook-delivery.js';
 import { updateQrCode } from './operations/update-qr-code.js';
 import { limitWrites } from './rate-limit.js';
+import { countRequests } from './request-metrics.js';
 import { checkMethod, checkPathParams, checkQuery, parseJsonBodies } from './request-guards.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -27,6 +28,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export function createApiRouter(deps: ApiDependencies): Router {
   const router = Router();
   const contract = loadContractIndex(CONTRACT_PATH);
+  if (deps.metrics) router.use(countRequests(contract, deps.metrics));
   router.use(authenticate(deps));
   router.use(checkMethod(contract));
   router.use(limitWrites(deps));

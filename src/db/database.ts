@@ -8,6 +8,17 @@ import type { Database } from './schema/index.js';
 
 const INT8_OID = 20;
 
+/** Where a Kysely instance made here keeps its pg pool, for `poolUsage` (Kysely does not expose its driver). */
+const POOL = Symbol('pg pool');
+
+/** A pool's connections at this moment, as pg-pool counts them. */
+export interface PoolUsage {
+  total: number;
+  idle: number;
+  /** Queries waiting for a free connection. */
+  waiting: number;
+}
+
 /** How long the service waits on PostgreSQL before it treats the database as unavailable. */
 export interface DatabaseTimeouts {
   /** Opening a connection, and waiting for a free one in the pool. */
@@ -68,7 +79,15 @@ export function createDatabase(
   });
   // pg-pool attaches the client to the error; log what explains it, not the client's whole state.
   pool.on('error', (error) => options.logger.warn({ err: { message: error.message, code: (error as { code?: string }).code } }, 'idle database connection failed'));
-  return new Kysely<Database extends Kysely<infer S> ? S : never>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database extends Kysely<infer S> ? S : never>({ dialect: new PostgresDialect({ pool }) });
+  Object.defineProperty(db, POOL, { value: pool });
+  return db;
+}
+
+/** The pool usage of a database made by `createDatabase` (undefined for any other Kysely instance). */
+export function poolUsage(db: Database): PoolUsage | undefined {
+  const pool = (db as unknown as { [POOL]?: pg.Pool })[POOL];
+  return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }
 
 export async function migrateToLatest(db: Database, logger: Logger): Promise<void> {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/schema/index.js';
 import { CODE_CHANGES_CHANNEL } from '../db/migrations/20261122T1100-redirect-and-scans.js';
 import { NotificationListener } from '../db/notification-listener.js';
+import type { Metrics } from '../metrics/index.js';
 import { CodeLookup } from './code-lookup.js';
 import { createRedirectHandler } from './redirect-handler.js';
 import { DEFAULT_SCAN_RECORDER_OPTIONS, ScanRecorder, type ScanRecorderOptions } from './scan-recorder.js';
@@ -16,6 +17,8 @@ export function createRedirect(deps: {
   logger: Logger;
   cacheTtlMs?: number;
   recorder?: Partial<ScanRecorderOptions>;
+  /** The app's metrics (GET /metrics), when served. */
+  metrics?: Metrics;
 }) {
   const logger = deps.logger.child({ part: 'redirect' });
   const lookup = new CodeLookup(deps.db, {
@@ -39,8 +42,9 @@ export function createRedirect(deps: {
     },
     logger,
   );
-  const recorder = new ScanRecorder(deps.db, logger, { ...DEFAULT_SCAN_RECORDER_OPTIONS, ...deps.recorder });
-  const handler = createRedirectHandler({ lookup, recorder, classifier: new UserAgentClassifier(), logger });
+  const recorder = new ScanRecorder(deps.db, logger, { ...DEFAULT_SCAN_RECORDER_OPTIONS, ...deps.recorder }, deps.metrics?.scans.observer);
+  deps.metrics?.scans.watch(recorder);
+  const handler = createRedirectHandler({ lookup, recorder, classifier: new UserAgentClassifier(), logger, observer: deps.metrics?.redirect });
   return {
     handler,
     recorder,

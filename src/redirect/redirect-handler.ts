@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { normalizeSlug } from '../codes/slugs.js';
+import type { RedirectObserver } from '../metrics/redirect-metrics.js';
 import type { CodeLookup } from './code-lookup.js';
 import { NOT_FOUND_PAGES } from './not-found-page.js';
 import type { ScanRecorder } from './scan-recorder.js';
@@ -18,23 +19,28 @@ export interface RedirectDependencies {
   recorder: ScanRecorder;
   classifier: UserAgentClassifier;
   logger: Logger;
+  /** Told how each request ended and when it started (GET /metrics); nothing when metrics are off. */
+  observer?: RedirectObserver;
 }
 
 /**
  * The hot path, on bare node:http (no Express): resolve the slug (cached), record the scan and wait for its
  * commit (group commit), answer 302. Never cacheable, never indexed, never 301: the destination can change.
  */
-export function createRedirectHandler({ lookup, recorder, classifier, logger }: RedirectDependencies) {
+export function createRedirectHandler({ lookup, recorder, classifier, logger, observer }: RedirectDependencies) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const startedAt = performance.now();
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.writeHead(405, { Allow: 'GET, HEAD', 'Cache-Control': 'no-store', 'Content-Length': 0 }).end();
+        observer?.answered('method_not_allowed', startedAt);
         return;
       }
       const slug = normalizeSlug(SHORT_LINK.exec(req.url ?? '')?.[1] ?? '');
       const target = slug ? await lookup.resolve(slug) : ({ state: 'gone' } as const);
       if (target.state !== 'active') {
         notFound(res, target.state === 'paused' ? NOT_FOUND_PAGES.paused : NOT_FOUND_PAGES.gone);
+        observer?.answered(target.state === 'paused' ? 'paused' : 'gone', startedAt);
         return;
       }
       if (req.method === 'GET') {
@@ -61,12 +67,14 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger }: 
         'Content-Length': 0,
       });
       res.end();
+      observer?.answered('redirected', startedAt);
     } catch (error) {
       logger.error({ err: error, url: req.url }, 'redirect failed');
       if (!res.headersSent) {
         res.writeHead(503, { 'Cache-Control': 'no-store', 'Retry-After': '1', 'Content-Type': 'text/plain' });
       }
       res.end('Temporarily unavailable, please scan again.');
+      observer?.answered('unavailable', startedAt);
     }
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema/index.js';
+import type { ScanRecorderObserver } from '../metrics/scan-metrics.js';
 import { prepareScanBatch, type PreparedScanBatch, type ScanEvent, writeScanBatch } from './scan-batch.js';
 
 export type { ScanEvent } from './scan-batch.js';
@@ -86,6 +87,8 @@ export class ScanRecorder {
     private readonly db: Database,
     private readonly logger: Logger,
     private readonly options: ScanRecorderOptions = DEFAULT_SCAN_RECORDER_OPTIONS,
+    /** Told the size of every committed batch (GET /metrics). */
+    private readonly observer?: ScanRecorderObserver,
   ) {}
 
   record(scan: ScanEvent): Promise<void> {
@@ -340,6 +343,7 @@ export class ScanRecorder {
     await writeScanBatch(this.db, batch);
     this.stats.written += batch.size;
     this.stats.batches++;
+    this.observer?.batchWritten(batch.size);
   }
 }
 

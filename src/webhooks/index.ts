@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
 import { NotificationListener } from '../db/notification-listener.js';
 import { createDatabase } from '../db/database.js';
+import type { Metrics } from '../metrics/index.js';
 import { DEFAULT_RETRY_DELAYS_MS, defaultJitter, type RetryPolicy } from './retry-schedule.js';
 import type { SecretBox } from './secret-box.js';
 import { type SendTimeouts, WebhookSender } from './sender.js';
@@ -18,7 +19,7 @@ export interface WebhookDeliveryTuning {
  * adds deliveries (the poll timer covers retries falling due and any missed notification).
  */
 export function createWebhookDelivery(
-  deps: { connectionString: string; box: SecretBox; allowPrivateWebhookUrls: boolean; logger: Logger },
+  deps: { connectionString: string; box: SecretBox; allowPrivateWebhookUrls: boolean; logger: Logger; metrics?: Metrics },
   tuning: WebhookDeliveryTuning = {},
 ) {
   const logger = deps.logger.child({ part: 'webhooks' });
@@ -32,6 +33,8 @@ export function createWebhookDelivery(
     logger,
     { ...DEFAULT_WORKER_OPTIONS, ...tuning.worker },
   );
+  deps.metrics?.webhooks.watch(worker);
+  deps.metrics?.pools.watch('webhooks', db);
   const listener = new NotificationListener(
     deps.connectionString,
     WEBHOOKS_DUE_CHANNEL,

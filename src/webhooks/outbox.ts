@@ -141,3 +141,27 @@ export async function releaseClaims(db: Db, workerId: string, claims: ReadonlyAr
   `.execute(db);
   return (result.rows[0] as { released: number } | undefined)?.released ?? 0;
 }
+
+/** What waits to be sent now: for the outbox gauges of GET /metrics. */
+export interface OutboxBacklog {
+  due: number;
+  /** Age of the oldest due delivery (0 when none is due). */
+  oldestDueSeconds: number;
+}
+
+/**
+ * Deliveries due now (pending, not held by a claim, endpoint enabled) and how long the oldest has waited: one
+ * statement over the partial index of pending rows, so its cost follows the backlog, never the history. Rows of
+ * disabled endpoints wait for their account, not for the workers, so they are left out (an alert on the age must
+ * not fire for one customer's broken receiver).
+ */
+export async function readOutboxBacklog(db: Db): Promise<OutboxBacklog> {
+  const result = await sql<OutboxBacklog>`
+    select count(*)::int as due,
+      coalesce(extract(epoch from now() - min(d.next_attempt_at)), 0)::float8 as "oldestDueSeconds"
+    from webhook_deliveries d
+    join webhook_endpoints e on e.account_id = d.account_id and e.disabled_at is null
+    where d.status = 'pending' and d.next_attempt_at <= now()
+  `.execute(db);
+  return result.rows[0] ?? { due: 0, oldestDueSeconds: 0 };
+}

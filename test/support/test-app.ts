@@ -5,6 +5,7 @@ import type { PlanName } from '../../src/accounts/plans.js';
 import { createApp, createRequestListener } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/schema/index.js';
+import { createMetrics, type Metrics } from '../../src/metrics/index.js';
 import { createQrImages, type QrImages } from '../../src/qr/index.js';
 import { createRedirect, type Redirect } from '../../src/redirect/index.js';
 import { listen } from '../../src/server.js';
@@ -23,6 +24,8 @@ export interface TestApp {
   /** Undefined when the app runs without a worker (`webhookWorker: false`). */
   webhooks: WebhookDelivery | undefined;
   box: SecretBox;
+  /** This app's own registry, when started with `metricsToken` (as main does). */
+  metrics: Metrics | undefined;
   close(): Promise<void>;
 }
 
@@ -52,12 +55,13 @@ export async function startTestApp(
   const box = new SecretBox(config.webhookSecretKey!);
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const images = createQrImages(config);
-  const app = createApp({ config, db, logger, images });
-  const redirect = createRedirect({ db, connectionString: database.connectionString, logger });
+  const metrics = config.metricsToken ? createMetrics() : undefined;
+  const app = createApp({ config, db, logger, images, metrics });
+  const redirect = createRedirect({ db, connectionString: database.connectionString, logger, metrics });
   await redirect.start();
   const webhooks = config.webhookWorker
     ? createWebhookDelivery(
-        { connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger },
+        { connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger, metrics },
         tuning.webhooks,
       )
     : undefined;
@@ -72,6 +76,7 @@ export async function startTestApp(
     images,
     webhooks,
     box,
+    metrics,
     close: async () => {
       await server.close(0);
       await redirect.stop(5_000);

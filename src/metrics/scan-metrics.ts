@@ -1,0 +1,70 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+/** What the scan metrics read from a ScanRecorder at scrape time (kept structural: no import cycle). */
+export interface ScanRecorderView {
+  readonly backlog: number;
+  readonly isLive: boolean;
+  readonly stats: { readonly written: number; readonly dropped: number };
+}
+
+export interface ScanRecorderObserver {
+  batchWritten(size: number): void;
+}
+
+export interface ScanMetrics {
+  /** Handed to the recorder: one histogram observation per committed batch (not per scan). */
+  observer: ScanRecorderObserver;
+  watch(recorder: ScanRecorderView): void;
+}
+
+/** Scans written and dropped, batch sizes, and what is still in memory. Counters are read from the recorder when scraped. */
+export function createScanMetrics(registry: Registry): ScanMetrics {
+  let recorder: ScanRecorderView | undefined;
+  new Counter({
+    name: 'qroute_scans_written_total',
+    help: 'Scans committed to the database (with their counters and webhook outbox rows).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(recorder?.stats.written ?? 0);
+    },
+  });
+  new Counter({
+    name: 'qroute_scans_dropped_total',
+    help: 'Scans lost: memory full during a database outage (SCAN_MEMORY_LIMIT), or refused by the database.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(recorder?.stats.dropped ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'qroute_scan_backlog',
+    help: 'Scans accepted but not yet known to be written (waiting for a commit, or kept in memory during an outage).',
+    registers: [registry],
+    collect() {
+      this.set(recorder?.backlog ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'qroute_scan_recorder_live',
+    help: '1 while redirects wait for their scan commit; 0 while the database fails and scans are kept in memory.',
+    registers: [registry],
+    collect() {
+      this.set(recorder === undefined || recorder.isLive ? 1 : 0);
+    },
+  });
+  const batchSize = new Histogram({
+    name: 'qroute_scan_batch_size',
+    help: 'Scans per committed batch (group commit: one transaction per batch of concurrent scans).',
+    // Up to the recorder's maxBatch (500).
+    buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500],
+    registers: [registry],
+  });
+  return {
+    observer: { batchWritten: (size) => batchSize.observe(size) },
+    watch: (watched) => {
+      recorder = watched;
+    },
+  };
+}
