@@ -110,6 +110,30 @@ ${calls}`,
     expectWorked(await run(dir, 'main.mjs'), 'esm');
   }, 60_000);
 
+  it('type-checks in an ESM TypeScript project with "module": "nodenext", declarations included', async () => {
+    const dir = await createProject('esm-ts-consumer', 'module', {
+      // skipLibCheck off: the package's own .d.ts files must compile under a consumer's settings too. Without Node's
+      // types (a browser bundle's view), which also keeps this check quick.
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { module: 'nodenext', target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true, skipLibCheck: false },
+        files: ['check.ts'],
+      }),
+      'check.ts': `import { createClient, QrouteError, verifyWebhook, type QrCode, type paths } from '@qroute/sdk';
+const client = createClient({ baseUrl: 'https://qr.example.com/api/v1', apiKey: 'qrk_x' });
+const code: QrCode = await client.getQrCode('qr_x');
+// @ts-expect-error: the field is destinationUrl
+void code.destinationURL;
+// @ts-expect-error: url is required
+void (() => client.createQrCode({ name: 'No url' }));
+const path: keyof paths = '/qrcodes';
+const event = verifyWebhook('{}', {}, 'secret');
+if (event.event === 'scan.created') void event.slug;
+void [path, QrouteError];
+`,
+    });
+    await execFile(process.execPath, [path.join(NODE_MODULES, 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: dir });
+  }, 60_000);
+
   it('works from CommonJS (require) and from TypeScript compiled with "module": "commonjs"', async () => {
     const dir = await createProject('cjs-consumer', 'commonjs', {
       'main.cjs': `const { createClient, QrouteError } = require('@qroute/sdk');
