@@ -5,6 +5,7 @@ import { createLogger } from '../logger.js';
 import { loadSecretBox } from '../webhooks/secret-box.js';
 import { INIT_FLAG, takeInitFlag } from './args.js';
 import { isUserError, runCommand, USAGE } from './commands.js';
+import { AttemptFailedError } from './webhook-commands.js';
 
 /**
  * The admin CLI. It opens the same database as the server (`DATABASE_URL`, or the embedded one in `DATA_DIR`,
@@ -34,6 +35,12 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {
+    if (error instanceof AttemptFailedError) {
+      // What happened is the answer the operator asked for: printed like a success, then a non-zero exit.
+      process.stdout.write(`${JSON.stringify(error.outcome, null, 2)}\n`);
+      process.stderr.write(`error: ${error.message}\n`);
+      return 1;
+    }
     if (!isUserError(error)) throw error;
     process.stderr.write(`error: ${error.message}\n`);
     return 1;

@@ -3,6 +3,7 @@ import { getWebhook, removeWebhook, rotateWebhookSecret, setWebhook, WebhookNotC
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema/index.js';
 import type { DeliveryStatus } from '../db/schema/webhooks.js';
+import type { AttemptOutcome } from '../webhooks/delivery-attempt.js';
 import { attemptNow, getDelivery, listDeliveries } from '../webhooks/delivery-service.js';
 import { DEFAULT_RETRY_DELAYS_MS, defaultJitter } from '../webhooks/retry-schedule.js';
 import type { SecretBox } from '../webhooks/secret-box.js';
@@ -23,9 +24,22 @@ export const WEBHOOK_USAGE = `  webhook set --account <accountId> --url <url>   
   webhook deliveries --account <accountId> [--status pending|succeeded|failed] [--limit <n>] [--cursor <id>]
   webhook delivery --id <deliveryId>              one delivery with every attempt
   webhook redeliver --id <deliveryId>             attempts it now, from this process, and prints the result
-  webhook test --account <accountId>              sends a webhook.test event now and prints the result`;
+  webhook test --account <accountId>              sends a webhook.test event now and prints the result
+                                                  (redeliver and test exit 1 when the receiver did not answer 2xx)`;
 
 const STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
+
+/**
+ * An attempt from the CLI that did not succeed (receiver down, timeout, non-2xx). The outcome is still printed, as
+ * on success, but the exit is non-zero, so `webhook test` in a script or a deploy check fails when delivery fails.
+ */
+export class AttemptFailedError extends Error {
+  constructor(readonly outcome: AttemptOutcome) {
+    const reason = outcome.error ?? (outcome.statusCode === undefined ? 'no answer' : `HTTP ${outcome.statusCode}`);
+    const after = outcome.status === 'pending' ? '; the delivery stays pending and is retried on its schedule' : `; the delivery is ${outcome.status}`;
+    super(`the webhook was not delivered (${reason})${after}`);
+  }
+}
 
 export async function runWebhookCommand(context: CommandContext, action: string, flags: Map<string, string>): Promise<unknown> {
   switch (action) {
@@ -73,15 +87,21 @@ export async function runWebhookCommand(context: CommandContext, action: string,
   }
 }
 
-/** One attempt from the CLI process itself, so the operator sees the outcome at once, server running or not. */
-async function attemptFromHere(context: CommandContext, target: Parameters<typeof attemptNow>[1]) {
+/**
+ * One attempt from the CLI process itself, so the operator sees the outcome at once, server running or not.
+ * Throws AttemptFailedError (with the outcome) unless it succeeded.
+ */
+async function attemptFromHere(context: CommandContext, target: Parameters<typeof attemptNow>[1]): Promise<AttemptOutcome> {
   const sender = new WebhookSender({ allowPrivateAddresses: context.config.allowPrivateWebhookUrls });
+  let outcome: AttemptOutcome;
   try {
-    return await attemptNow(
+    outcome = await attemptNow(
       { db: context.db, box: await context.secretBox(), sender, retryPolicy: { delaysMs: DEFAULT_RETRY_DELAYS_MS, jitter: defaultJitter } },
       target,
     );
   } finally {
     sender.close();
   }
+  if (outcome.status !== 'succeeded') throw new AttemptFailedError(outcome);
+  return outcome;
 }

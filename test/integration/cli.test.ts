@@ -208,7 +208,8 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
     ['another scheme', 'ftp://hooks.example.com/x', /must use http or https/],
     ['credentials', 'https://user:pass@hooks.example.com/x', /must not carry credentials/],
     ['a relative URL', '/hooks', /must be an absolute http\(s\) URL/],
-    ['a loopback address', 'http://127.0.0.1:9/x', /must point to a public address; 127\.0\.0\.1 is not one/],
+    // Local development: the refusal names the switch (the server and the CLI both read it).
+    ['a loopback address', 'http://127.0.0.1:9/x', /must point to a public address; 127\.0\.0\.1 is not one.*set ALLOW_PRIVATE_WEBHOOK_URLS=true to allow them/],
     ['the cloud metadata address', 'http://169.254.169.254/latest', /must point to a public address/],
   ])('refuses a webhook URL with %s', async (_label, url, message) => {
     const { accountId } = await createTestAccount(database.db, app);
@@ -254,7 +255,11 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
       expect((await runCliJson(['webhook', 'deliveries', '--account', accountId, '--status', 'failed'], env)).data).toEqual([]);
 
       receiver.respondWith(() => ({ status: 500, body: 'not today' }));
-      const test = await runCliJson(['webhook', 'test', '--account', accountId], env);
+      // A failed test prints its outcome like a successful one, and exits 1 so scripts and deploy checks notice.
+      const result = await runCli(['webhook', 'test', '--account', accountId], env);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toMatch(/\nerror: the webhook was not delivered \(HTTP 500\); the delivery is failed\n$/);
+      const test = JSON.parse(result.stdout);
       expect(test).toMatchObject({ attemptNumber: 1, status: 'failed', statusCode: 500, error: 'HTTP 500' });
       const sent = receiver.received[1]!;
       expect(sent.headers['x-service-event']).toBe('webhook.test');
@@ -262,6 +267,37 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
       expect(verifyServiceSignature(sent.rawBody, sent.headers['x-service-signature'], secret)).toBe(true);
       const failed = await runCliJson(['webhook', 'deliveries', '--account', accountId, '--status', 'failed'], env);
       expect(failed.data.map((d: { id: string }) => d.id)).toEqual([test.deliveryId]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('webhook test exits 1 when the receiver is down, after printing what happened', async () => {
+    const { accountId } = await createTestAccount(database.db, app);
+    const closedPort = await freePort(); // nothing listens there: the connection is refused
+    await runCliJson(['webhook', 'set', '--account', accountId, '--url', `http://127.0.0.1:${closedPort}/hooks`], env);
+    const result = await runCli(['webhook', 'test', '--account', accountId], env);
+    expect(result.code, result.stderr).toBe(1);
+    const outcome = JSON.parse(result.stdout);
+    expect(outcome).toMatchObject({ attemptNumber: 1, status: 'failed', error: expect.stringContaining('ECONNREFUSED') });
+    expect(outcome).not.toHaveProperty('statusCode');
+    expect(result.stderr).toMatch(/\nerror: the webhook was not delivered \(.*ECONNREFUSED.*\); the delivery is failed\n$/);
+  });
+
+  it('webhook redeliver exits 1 when the receiver answers non-2xx, and the delivery stays pending for its retries', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      receiver.respondWith(() => ({ status: 503 }));
+      const { accountId, client } = await createTestAccount(database.db, app);
+      await runCliJson(['webhook', 'set', '--account', accountId, '--url', receiver.url], env);
+      const { data } = await client.raw.POST('/qrcodes', { body: { name: 'Flyer', url: 'https://example.com/' } });
+      await fetch(`${app.origin}/r/${data!.data.slug}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/126.0 Mobile' } });
+      const pending = await runCliJson(['webhook', 'deliveries', '--account', accountId, '--status', 'pending'], env);
+
+      const result = await runCli(['webhook', 'redeliver', '--id', pending.data[0].id], env);
+      expect(result.code, result.stderr).toBe(1);
+      expect(JSON.parse(result.stdout)).toMatchObject({ deliveryId: pending.data[0].id, status: 'pending', statusCode: 503 });
+      expect(result.stderr).toMatch(/\nerror: the webhook was not delivered \(HTTP 503\); the delivery stays pending and is retried on its schedule\n$/);
     } finally {
       await receiver.close();
     }
