@@ -43,11 +43,19 @@ export function newestSource(root, paths) {
   return newest;
 }
 
-/** Project files the npm script itself runs (`node scripts/x.mjs`): a change to the build's own script rebuilds too. */
+/**
+ * Project files the npm script itself runs (`node scripts/x.mjs`), and the `scripts/…` files those name (a
+ * template): a change to the build's own code rebuilds too.
+ */
 export function filesNamedByScript(root, script) {
   const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-  const command = packageJson.scripts?.[script] ?? '';
-  return [...command.matchAll(/(?:^|\s)(scripts\/[\w./-]+)/g)].map((match) => match[1]);
+  const named = [...(packageJson.scripts?.[script] ?? '').matchAll(/(?:^|\s)(scripts\/[\w./-]+)/g)].map((match) => match[1]);
+  const files = new Set(named);
+  for (const file of named) {
+    const text = statSync(path.join(root, file), { throwIfNoEntry: false })?.isFile() ? readFileSync(path.join(root, file), 'utf8') : '';
+    for (const match of text.matchAll(/['"`](scripts\/[\w./-]+)['"`]/g)) files.add(match[1]);
+  }
+  return [...files];
 }
 
 /** Why `target` must be built, or undefined when its stamp is at least as new as every source. */

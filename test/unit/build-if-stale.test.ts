@@ -79,7 +79,12 @@ describe('prestart builds only what is missing or older than its sources', () =>
     prestart();
     const built = statSync(path.join(root, TARGETS.docs.stamp)).mtime;
     runs = [];
-    write('scripts/docs.mjs', new Date(built.getTime() + 1000));
+    write('scripts/docs.mjs', new Date(built.getTime() + 1000), "spawn('redocly', ['--template', 'scripts/docs.hbs'])");
+    prestart();
+    expect(runs).toEqual(['docs']);
+    // ... and when a file that script names (its template) changed.
+    runs = [];
+    write('scripts/docs.hbs', new Date(built.getTime() + 2000));
     prestart();
     expect(runs).toEqual(['docs']);
   });
