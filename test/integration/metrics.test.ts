@@ -6,7 +6,9 @@ import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createDatabase, DEFAULT_DATABASE_TIMEOUTS } from '../../src/db/database.js';
 import { createMetrics } from '../../src/metrics/index.js';
+import { freePort } from '../../src/net.js';
 import { listen, type RunningServer } from '../../src/server.js';
+import { startServiceProcess, type ServiceProcess } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { rawRequest, startTestApp, createTestAccount, type TestApp } from '../support/test-app.js';
 import { scan } from '../support/scan.js';
@@ -248,4 +250,45 @@ describe('a scrape against a database that does not answer', () => {
       if (i > 0) expect(samples.get('qroute_db_pool_connections{pool="main"}')).toBe(1);
     }
   }, 15_000);
+});
+
+describe('the standalone worker (npm run worker)', () => {
+  let own: TestDatabase;
+  let server: TestApp;
+  let worker: ServiceProcess;
+  let metricsOrigin: string;
+  beforeAll(async () => {
+    own = await createTestDatabase();
+    server = await startTestApp(own, { webhookWorker: false });
+    const port = await freePort();
+    metricsOrigin = `http://127.0.0.1:${port}`;
+    worker = await startServiceProcess('worker', own.connectionString, { METRICS_TOKEN: TOKEN, WORKER_METRICS_PORT: String(port) });
+  });
+  afterAll(async () => {
+    if (worker?.alive()) {
+      const exited = new Promise((resolve) => worker.child.once('exit', resolve));
+      worker.kill('SIGTERM');
+      await exited;
+    }
+    await server?.close();
+    await own?.destroy();
+  });
+
+  it('serves its own delivery counters on WORKER_METRICS_PORT, with the same token rule, and nothing else there', async () => {
+    const owner = await createTestAccount(own.db, server);
+    await setWebhook(own.db, server.box, { accountId: owner.accountId, url: receiver.url, allowPrivate: true });
+    const code = (await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/a' } })).data!.data;
+    const received = receiver.received.length;
+    expect(await scan(server, code.slug)).toBe(302);
+    await receiver.waitFor(received + 1);
+
+    await expect
+      .poll(async () => (await scrape({ origin: metricsOrigin })).get('qroute_webhook_attempts_total{outcome="succeeded"}'), { timeout: 10_000 })
+      .toBe(1);
+    const samples = await scrape({ origin: metricsOrigin });
+    expect(samples.get('qroute_webhook_outbox_read_success')).toBe(1);
+    expect(samples.has('qroute_db_pool_connections{pool="webhooks"}')).toBe(true);
+    expect((await getMetrics(metricsOrigin)).status).toBe(401);
+    expect((await fetch(`${metricsOrigin}/healthz`)).status).toBe(404);
+  }, 30_000);
 });
