@@ -7,6 +7,7 @@
 // - The "API docs by Redocly" badge in the sidebar footer loads its logo from https://cdn.redoc.ly whatever the
 //   options say (@redocly/cli 2.77). The logo's two URLs are replaced by an inline SVG wordmark, so the attribution
 //   stays and nothing is fetched.
+// - The search's probe for a worker evaluates a string, which the CSP refuses; the probe is answered "no".
 //
 // The page is written under a temporary name and renamed into place, so a server or a test reading it while another
 // build runs (the test files each build it) sees the old page or the new one, never half of one.
@@ -45,6 +46,12 @@ function offline(html) {
     if (!html.includes(`\`${url}\``)) throw new Error(`build-docs: the Redoc badge no longer loads ${url}; check what it loads now`);
     html = html.replaceAll(`\`${url}\``, `\`${inline}\``);
   }
+  // Redoc's search (FlexSearch) probes for a worker by compiling its own source with Function(), which the CSP
+  // refuses (no 'unsafe-eval'); on failure it indexes in the page, which is fast enough here. Answer the probe
+  // "no" up front, so the page does not try and break the policy on every load.
+  const probe = /(\w+)\._factory\?\?=Function\(\w+\),!0/g;
+  if ((html.match(probe) ?? []).length !== 1) throw new Error("build-docs: Redoc's search no longer probes for a worker the way it did; check it");
+  html = html.replace(probe, '!1');
   if (!/const __redoc_options = \{[^\n]*"disableTelemetry":true/.test(html)) {
     throw new Error('build-docs: Redoc telemetry is on; redocly.yaml must say `telemetry: off`');
   }

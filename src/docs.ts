@@ -46,7 +46,9 @@ export function createDocsRouter(paths: { contract: string; docsDir: string }): 
 /**
  * What Redoc's self-contained page needs and nothing more: its own inline scripts (allowed by hash, so an injected
  * script cannot run), inline styles (styled-components writes them at run time), data: images and fonts (inlined
- * icons and fonts), a blob: worker (the search index) and same-origin fetches. Nothing may frame it.
+ * icons and fonts) and same-origin fetches. No eval and no workers: scripts/build-docs.mjs makes the search index
+ * in the page. Nothing may frame it. test/browser/docs.test.ts loads the page under this policy and fails on any
+ * violation or any request to another origin.
  */
 function portalPolicy(html: string): string {
   const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
@@ -58,7 +60,6 @@ function portalPolicy(html: string): string {
     "style-src 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self' data:",
-    "worker-src blob:",
     "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
