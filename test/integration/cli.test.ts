@@ -336,6 +336,33 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
     expect(result.stdout).toMatch(/^Usage: /);
     expect(result.stdout).toContain('keys create --account <accountId>');
   });
+
+  it("prints what the README's quick start shows for each admin command: the same fields, in order, and id prefixes", async () => {
+    const readme = await fs.readFile(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1));
+    const examples = [...quickStart.matchAll(/^npm run --silent admin -- (.+)\n# (\{.*\})$/gm)].map(([, command, shown]) => ({ command: command!, shown: shown! }));
+    expect(examples.map((each) => each.command.split(' ').slice(0, 2).join(' '))).toEqual(['accounts create', 'keys create', 'webhook set', 'webhook test']);
+    const receiver = await startWebhookReceiver();
+    try {
+      let accountId = '';
+      for (const { command, shown } of examples) {
+        // The README's placeholders become this run's account, and the webhook a receiver on loopback.
+        const args = [...command.matchAll(/"([^"]*)"|(\S+)/g)]
+          .map(([, quoted, bare]) => quoted ?? bare!)
+          .map((arg) => (/^acc_\w*…$/.test(arg) ? accountId : arg.startsWith('https://hooks.example.com/') ? receiver.url : arg));
+        const printed = await runCliJson(args, env);
+        if (args[0] === 'accounts') accountId = printed.id;
+        const fields = [...shown.matchAll(/"(\w+)": ("[^"]*"|[^,}]+)/g)].map(([, name, value]) => ({ name: name!, value: value! }));
+        expect(Object.keys(printed).filter((name) => fields.some((field) => field.name === name)), command).toEqual(fields.map((field) => field.name));
+        for (const { name, value } of fields) {
+          const prefix = /^"([a-z]+_)[^"]*…"$/.exec(value)?.[1];
+          if (prefix) expect(printed[name], `${command}: ${name}`).toMatch(new RegExp(`^${prefix}`));
+        }
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
 });
 
 
