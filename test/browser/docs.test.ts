@@ -52,6 +52,8 @@ interface Visit {
 /** Opens /docs in a fresh browser context and waits until Redoc has rendered the introduction. */
 async function openPortal(viewport: { width: number; height: number }): Promise<Visit> {
   const context = await browser.newContext({ viewport });
+  // A controllable clock, so a test can run the page's timers ahead (telemetry is sent in batches, seconds later).
+  await context.clock.install();
   const requests: string[] = [];
   context.on('request', (request) => requests.push(request.url()));
   const consoleViolations: string[] = [];
@@ -113,6 +115,13 @@ describe('the docs portal in a browser', () => {
       await hit.click();
       await expect.poll(() => page.url()).toBe(`${app.origin}/docs#/webhooks/redeliverwebhookdelivery`);
       await expect.poll(() => page.getByRole('heading', { name: 'Redeliver a webhook' }).isVisible(), { timeout: 20_000 }).toBe(true);
+
+      // Let a minute of the page's timers pass (a telemetry batch would go out now), then fetch a marker from the
+      // page: requests are reported in order, so once the marker is seen, whatever the timers sent has been seen too.
+      await page.clock.fastForward('01:00');
+      const marker = `${app.origin}/api/v1/openapi.json?marker`;
+      await page.evaluate((url) => fetch(url).then((response) => response.status), marker);
+      await expect.poll(() => visit.requests).toContain(marker);
 
       const offsite = visit.requests.filter((url) => !url.startsWith(`${app.origin}/`) && !/^(data|blob):/.test(url));
       expect(offsite).toEqual([]);
