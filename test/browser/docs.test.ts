@@ -8,6 +8,18 @@ import { PROJECT_ROOT } from '../../src/paths.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
+// The functions given to page.evaluate run in the page. The project compiles without the DOM library (so server code
+// cannot touch `window` by mistake); these are the few browser globals they use, declared for this file only.
+declare const window: { scrollY: number; innerHeight: number; cspViolations: string[] };
+declare const document: {
+  documentElement: { scrollHeight: number };
+  querySelectorAll(selector: string): Iterable<{ scrollWidth: number; clientWidth: number; textContent: string | null }>;
+  addEventListener(
+    type: 'securitypolicyviolation',
+    listener: (event: { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number; columnNumber: number; sample: string }) => void,
+  ): void;
+};
+
 /** Screenshots for people to look at; git-ignored. */
 const SCREENSHOTS = path.join(PROJECT_ROOT, 'test-results');
 const execFile = promisify(execFileCallback);
@@ -64,7 +76,7 @@ async function openPortal(viewport: { width: number; height: number }): Promise<
   // Init scripts are injected by the browser, not by the page, so the page's CSP does not stop this one.
   await page.addInitScript(() => {
     const seen: string[] = [];
-    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    window.cspViolations = seen;
     document.addEventListener('securitypolicyviolation', (event) =>
       seen.push(`${event.violatedDirective} ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}:${event.columnNumber} ${event.sample}`),
     );
@@ -77,7 +89,7 @@ async function openPortal(viewport: { width: number; height: number }): Promise<
     requests,
     cspViolations: async () => [
       ...consoleViolations,
-      ...(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)),
+      ...(await page.evaluate(() => window.cspViolations)),
     ],
   };
 }
@@ -85,7 +97,7 @@ async function openPortal(viewport: { width: number; height: number }): Promise<
 /** Code blocks of the descriptions (introduction, operations) whose lines run out of sight. */
 function clippedCodeBlocks(page: Page): Promise<string[]> {
   return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('[data-component-name="Markdown/Markdown"] pre')]
+    [...document.querySelectorAll('[data-component-name="Markdown/Markdown"] pre')]
       .filter((pre) => pre.scrollWidth > pre.clientWidth)
       .map((pre) => `${pre.scrollWidth}px in ${pre.clientWidth}px: ${pre.textContent!.slice(0, 60)}`),
   );
