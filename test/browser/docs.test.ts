@@ -23,6 +23,8 @@ declare const document: {
 /** Screenshots for people to look at; git-ignored. */
 const SCREENSHOTS = path.join(PROJECT_ROOT, 'test-results');
 const execFile = promisify(execFileCallback);
+/** A browser on a loaded 2-core machine is slow to start pages; every wait inside a test polls for a condition. */
+const BROWSER_TEST_TIMEOUT = 90_000;
 
 let database: TestDatabase;
 let app: TestApp;
@@ -142,7 +144,7 @@ describe('the docs portal in a browser', () => {
     } finally {
       await visit.context.close();
     }
-  });
+  }, BROWSER_TEST_TIMEOUT);
 
   it('shows the servers entry as text, without Markdown syntax', async () => {
     const visit = await openPortal({ width: 1280, height: 800 });
@@ -153,7 +155,7 @@ describe('the docs portal in a browser', () => {
     } finally {
       await visit.context.close();
     }
-  });
+  }, BROWSER_TEST_TIMEOUT);
 
   it('shows every line of the code blocks in full, on a laptop and on a phone', async () => {
     const visit = await openPortal({ width: 1280, height: 800 });
@@ -165,5 +167,5 @@ describe('the docs portal in a browser', () => {
     } finally {
       await visit.context.close();
     }
-  });
+  }, BROWSER_TEST_TIMEOUT);
 });
