@@ -115,7 +115,7 @@ ${calls}`,
       // skipLibCheck off: the package's own .d.ts files must compile under a consumer's settings too. Without Node's
       // types (a browser bundle's view), which also keeps this check quick.
       'tsconfig.json': JSON.stringify({
-        compilerOptions: { module: 'nodenext', target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true, skipLibCheck: false },
+        compilerOptions: { module: 'nodenext', target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true, skipLibCheck: false, skipDefaultLibCheck: true },
         files: ['check.ts'],
       }),
       'check.ts': `import { createClient, QrouteError, verifyWebhook, type QrCode, type paths } from '@qroute/sdk';
