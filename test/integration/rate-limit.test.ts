@@ -22,10 +22,15 @@ afterAll(async () => {
 const createBody = JSON.stringify({ name: 'burst', url: 'https://example.com/burst' });
 
 /** Moves the account's recorded writes into the past, as if `seconds` had passed (the window uses the DB clock). */
-async function letTimePass(account: TestAccount, seconds: number) {
+/**
+ * Moves every recorded write of the account to `seconds` ago (the database clock), as if that much time had passed
+ * since all of them: the 60 writes themselves take a while on a loaded machine, so shifting each by the same
+ * amount would leave the oldest ones already outside the window.
+ */
+async function writesMadeAgo(account: TestAccount, seconds: number) {
   await database.db
     .updateTable('write_rate_events')
-    .set({ at: sql<Date>`at - make_interval(secs => ${seconds})` })
+    .set({ at: sql<Date>`now() - make_interval(secs => ${seconds})` })
     .where('account_id', '=', account.accountId)
     .execute();
 }
@@ -81,9 +86,9 @@ describe('write rate limit', () => {
       expect((await rawRequest(appB, '/qrcodes', { method: 'POST', apiKey: account.apiKey, body: createBody })).status).toBe(429);
     }
     // 59 seconds later the 60 writes are still in the window; 61 seconds later they have all left it.
-    await letTimePass(account, 59);
+    await writesMadeAgo(account, 59);
     expect((await rawRequest(appA, '/qrcodes', { method: 'POST', apiKey: account.apiKey, body: createBody })).status).toBe(429);
-    await letTimePass(account, 2);
+    await writesMadeAgo(account, 61);
     const statuses: number[] = [];
     for (let i = 0; i < 61; i++) {
       statuses.push((await rawRequest(appB, '/qrcodes/qr_00000000000000000000000000', { method: 'DELETE', apiKey: account.apiKey })).status);
