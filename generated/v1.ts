@@ -69,7 +69,8 @@ export interface paths {
          * @description Changes the destination, the name or the active flag; send at least one of them. Printed copies keep
          *     working and lead to the new destination from the next scan on. `active: false` pauses the code (its short
          *     URL answers 404 until it is resumed with `active: true`); to stop a campaign without losing the code,
-         *     pause rather than delete.
+         *     pause rather than delete. `url` applies to `URL` codes only: for any other type it is refused with
+         *     `409 url_not_applicable` and nothing changes (their content is edited in the dashboard).
          */
         patch: operations["updateQrCode"];
         trace?: never;
@@ -305,15 +306,13 @@ export interface components {
             id: components["schemas"]["QrCodeId"];
             /** @description Label of the code. */
             name: string;
-            /**
-             * @description The kind of code. Codes created through the API are always `URL`; codes made in the dashboard may have other types.
-             * @example URL
-             */
-            type: string;
+            type: components["schemas"]["QrCodeType"];
             slug: components["schemas"]["Slug"];
             /**
              * Format: uri
-             * @description Where the short URL leads (set from the request field `url`).
+             * @description Where the short URL leads. `URL`: the destination (set from the request field `url`). `FACEBOOK`: the
+             *     Facebook page. `APP`: the fallback for phones without a store link. Every other type is a landing page
+             *     served at the short URL itself, so `destinationUrl` equals `shortUrl`.
              */
             destinationUrl: string;
             /** @description Lifetime number of scans by people (bots are not counted). */
@@ -332,6 +331,14 @@ export interface components {
              */
             shortUrl: string;
         };
+        /**
+         * @description The kind of code. Codes created through the API are always `URL`; the others are made in the dashboard.
+         *     `URL`, `FACEBOOK` and `APP` redirect; the rest serve a landing page at the short URL. Branch on it, but
+         *     handle a value you do not know like a landing page: types may be added in a minor version.
+         * @example URL
+         * @enum {string}
+         */
+        QrCodeType: "URL" | "VCARD_PLUS" | "CONTACT" | "PDF" | "IMAGES" | "VIDEO" | "MP3" | "BUSINESS" | "SOCIAL_MEDIA" | "FACEBOOK" | "COUPON" | "APP" | "EVENT" | "TEXT" | "EMAIL" | "SMS" | "WIFI";
         QrCodeEnvelope: {
             data: components["schemas"]["QrCode"];
         };
@@ -515,7 +522,7 @@ export interface components {
          *     new ones may be added in a minor version (the second list): handle a code you do not know by its HTTP
          *     status.
          */
-        ErrorCode: ("invalid_api_key" | "api_not_available_on_plan" | "invalid_body" | "invalid_query" | "invalid_header" | "body_too_large" | "plan_limit_reached" | "not_found" | "method_not_allowed" | "idempotency_key_reused" | "delivery_in_progress" | "rate_limited" | "internal_error") | "service_unavailable";
+        ErrorCode: ("invalid_api_key" | "api_not_available_on_plan" | "invalid_body" | "invalid_query" | "invalid_header" | "body_too_large" | "plan_limit_reached" | "not_found" | "method_not_allowed" | "idempotency_key_reused" | "delivery_in_progress" | "rate_limited" | "internal_error") | ("service_unavailable" | "url_not_applicable");
         FieldError: {
             /**
              * @description Where the problem is, as a JSON pointer into the request (`/body/url`, `/query/limit`).
@@ -823,6 +830,27 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The code's type is not `URL`, so it has no destination to change through `url`. */
+        UrlNotApplicable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "url_not_applicable",
+                 *         "message": "A WIFI code has no destination URL to change; its content is edited in the dashboard.",
+                 *         "requestId": "9f1c2e4a-51d8-4c43-a8a5-0c8b8d7b0f11"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The delivery is being sent right now; ask again once that attempt is recorded. */
         DeliveryInProgress: {
             headers: {
@@ -1123,6 +1151,7 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["ApiNotAvailableOnPlan"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["UrlNotApplicable"];
             413: components["responses"]["BodyTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -8,17 +8,22 @@ import type { Config } from './config.js';
 import type { Database } from './db/schema/index.js';
 import { errorHandler, notFoundHandler } from './api/error-handler.js';
 import { createApiRouter } from './api/router.js';
+import { createDashboardRouter } from './dashboard/index.js';
 import { createDocsRouter } from './docs.js';
+import { serveFile } from './files/serve-file.js';
 import { createMetricsHandler, type Metrics } from './metrics/index.js';
 import { createQrImages, type QrImages } from './qr/index.js';
 import { CONTRACT_PATH, DOCS_DIR } from './paths.js';
 import { isShortLinkPath, type Redirect } from './redirect/index.js';
 import { securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './security-headers.js';
+import type { SecretBox } from './webhooks/secret-box.js';
 
 export interface AppDependencies {
   config: Config;
   db: Database;
   logger: Logger;
+  /** Encrypts webhook secrets at rest: the dashboard sets, reveals and rotates them. */
+  box: SecretBox;
   /** The QR image pool and limits; made from config when not given (its idle threads end on their own). */
   images?: QrImages;
   /** Served at GET /metrics when `config.metricsToken` is set; the app also counts its API requests and pool in it. */
@@ -32,11 +37,13 @@ const READINESS_TIMEOUT_MS = 2_000;
 const CLIENT_REQUEST_ID = /^[\x21-\x7E]{1,128}$/;
 
 /** Builds the HTTP application from config and services; it holds no state of its own beyond them. */
-export function createApp({ config, db, logger, images, metrics }: AppDependencies): Express {
+export function createApp({ config, db, logger, box, images: givenImages, metrics }: AppDependencies): Express {
+  const images = givenImages ?? createQrImages(config);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', config.trustProxy);
   // Kept on the app so the request listener gives short links (which bypass Express) the same headers.
   app.locals.securityHeaders = securityHeaders(config.siteUrl);
   app.use(securityHeadersMiddleware(app.locals.securityHeaders));
@@ -79,7 +86,11 @@ export function createApp({ config, db, logger, images, metrics }: AppDependenci
   }
 
   app.use(createDocsRouter({ contract: CONTRACT_PATH, docsDir: DOCS_DIR }));
-  app.use('/api/v1', createApiRouter({ config, db, logger: logger.child({ part: 'api' }), images: images ?? createQrImages(config), metrics: metrics?.api }));
+  // Files that landing pages show (PDFs, images, audio, video): public like the pages themselves; an id is 75 random
+  // bits, and serveFile answers with a sandboxing CSP, nosniff, ranges and an ETag.
+  app.get('/files/:id', (req, res) => serveFile(db, req, res, { fileId: req.params.id }));
+  app.use('/api/v1', createApiRouter({ config, db, logger: logger.child({ part: 'api' }), images, metrics: metrics?.api }));
+  app.use(createDashboardRouter({ config, db, logger: logger.child({ part: 'dashboard' }), box, images }));
   app.use(notFoundHandler);
   app.use(errorHandler(logger.child({ part: 'api' })));
   return app;

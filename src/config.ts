@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { isPlanName, PLAN_NAMES, type PlanName } from './accounts/plans.js';
 
 /** Everything the service reads from its environment, typed and validated in one place. */
 export interface Config {
@@ -45,6 +46,31 @@ export interface Config {
   metricsToken: string | undefined;
   /** The standalone worker's own /metrics port (its webhook counters live in its process); unset: none. */
   workerMetricsPort: number | undefined;
+  /**
+   * Express's `trust proxy`: which hops may set X-Forwarded-For. Off by default (the peer address is the client);
+   * behind a load balancer set it (`1`, `loopback`, a CIDR list) or every sign-in counts against the balancer's
+   * address in the per-address login limit.
+   */
+  trustProxy: boolean | number | string;
+  /** The web dashboard: mail for invitations and password resets, self-service sign-up, session lifetimes. */
+  dashboard: DashboardConfig;
+  /** Uploaded files (src/files/): the largest single file, and the live bytes one account may keep. */
+  files: { maxFileBytes: number; accountStorageBytes: number };
+}
+
+export interface DashboardConfig {
+  /** `smtp://` or `smtps://` URL of the mail server (credentials in it); unset: links are shown instead of mailed. */
+  smtpUrl: string | undefined;
+  /** The From of every mail: `MAIL_FROM`, else `qroute <no-reply@<SITE_URL's host>>`. */
+  mailFrom: string;
+  /** `open`: anyone can create an account at /signup; `closed` (default): accounts come from the operator. */
+  signup: 'open' | 'closed';
+  /** The plan a self-service account starts on. */
+  signupPlan: PlanName;
+  /** A session unused this long ends (idle expiry). */
+  sessionIdleMs: number;
+  /** A session ends this long after sign-in, used or not (absolute expiry). */
+  sessionMaxMs: number;
 }
 
 /**
@@ -94,7 +120,45 @@ export function loadConfig(env: Env = process.env): Config {
     httpTimeouts: httpTimeouts(env),
     metricsToken: metricsToken(env),
     workerMetricsPort: optionalInteger(env, 'WORKER_METRICS_PORT', { min: 0, max: 65535 }),
+    trustProxy: trustProxy(nonEmpty(env.TRUST_PROXY)),
+    dashboard: dashboard(env, siteUrl),
+    files: {
+      maxFileBytes: integer(env, 'FILE_MAX_MB', 50, { min: 1, max: 10_240 }) * 1024 * 1024,
+      accountStorageBytes: integer(env, 'ACCOUNT_STORAGE_MB', 500, { min: 1, max: 10_485_760 }) * 1024 * 1024,
+    },
   };
+}
+
+function dashboard(env: Env, siteUrl: string): DashboardConfig {
+  const signup = nonEmpty(env.SIGNUP)?.toLowerCase() ?? 'closed';
+  if (signup !== 'open' && signup !== 'closed') throw new ConfigError(`SIGNUP must be open or closed, got "${signup}"`);
+  const signupPlan = nonEmpty(env.SIGNUP_PLAN) ?? 'free';
+  if (!isPlanName(signupPlan)) throw new ConfigError(`SIGNUP_PLAN must be one of ${PLAN_NAMES.join(', ')}, got "${signupPlan}"`);
+  return {
+    smtpUrl: smtpUrl(env),
+    mailFrom: nonEmpty(env.MAIL_FROM) ?? `qroute <no-reply@${new URL(siteUrl).hostname}>`,
+    signup,
+    signupPlan,
+    // 12 h idle: a working day away from the tab; 30 days absolute: a stolen cookie dies within a month at worst.
+    sessionIdleMs: integer(env, 'SESSION_IDLE_MINUTES', 720, { min: 5, max: 525_600 }) * 60_000,
+    sessionMaxMs: integer(env, 'SESSION_MAX_DAYS', 30, { min: 1, max: 365 }) * 86_400_000,
+  };
+}
+
+function smtpUrl(env: Env): string | undefined {
+  const raw = nonEmpty(env.SMTP_URL);
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  // Never echo the value: it usually holds the mail account's password.
+  if ((url?.protocol !== 'smtp:' && url?.protocol !== 'smtps:') || !url.hostname) {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587');
+  }
+  return raw;
 }
 
 function metricsToken(env: Env): string | undefined {
@@ -126,6 +190,14 @@ function databaseTimeouts(env: Env): Config['databaseTimeouts'] {
     // Past the statement timeout, so a live server always answers first (with its own cancellation); 0 is "none".
     queryMs: statementMs === 0 ? 0 : statementMs + 5_000,
   };
+}
+
+/** `true`/`false`, a hop count, or Express's names and CIDR lists (`loopback`, `10.0.0.0/8, 172.16.0.0/12`). */
+function trustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

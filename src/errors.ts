@@ -45,6 +45,8 @@ export const errors = {
     new ApiError(405, 'method_not_allowed', `This method is not allowed on this path; it allows ${allowed.join(', ')}.`, undefined, {
       Allow: allowed.join(', '),
     }),
+  urlNotApplicable: (type: string) =>
+    new ApiError(409, 'url_not_applicable', `A ${type} code has no destination URL to change; its content is edited in the dashboard.`),
   idempotencyKeyReused: () =>
     new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body.'),
   rateLimited: (retryAfterSeconds: number) =>

@@ -1,3 +1,4 @@
+import { createScanRollupJob } from './analytics/index.js';
 import { createApp, createRequestListener } from './app.js';
 import { openDatabase } from './db/connect.js';
 import { loadStartupSettings, runMain, stopOnSignals } from './lifecycle.js';
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   const images = createQrImages(config);
   // Metrics cost nothing when nobody may read them: with METRICS_TOKEN unset there is no registry at all.
   const metrics = config.metricsToken ? createMetrics() : undefined;
-  const app = createApp({ config, db: database.db, logger, images, metrics });
+  const app = createApp({ config, db: database.db, logger, box, images, metrics });
   const redirect = createRedirect({
     db: database.db,
     connectionString: database.connectionString,
@@ -34,8 +35,11 @@ async function main(): Promise<void> {
     : undefined;
   await webhooks?.start();
   // Retention: one process at a time prunes (an advisory lock), so every instance and worker may run it.
-  const pruning = createPruningJob({ db: database.db, retention: config.retention, logger });
+  const pruning = createPruningJob({ db: database.db, retention: config.retention, sessionIdleMs: config.dashboard.sessionIdleMs, logger });
   pruning.start();
+  // Analytics: new scans are folded into the hourly rollup every few seconds (one instance at a time).
+  const rollup = createScanRollupJob({ db: database.db, logger });
+  rollup.start();
   const server = await listen(createRequestListener(app, redirect.handler), config.port, undefined, config.httpTimeouts);
   logger.info({ port: server.port, siteUrl: config.siteUrl, api: `${config.siteUrl}/api/v1`, webhookWorker: config.webhookWorker }, 'qroute is listening');
 
@@ -46,6 +50,7 @@ async function main(): Promise<void> {
     await redirect.stop(config.shutdownGraceMs);
     await webhooks?.stop(config.shutdownGraceMs);
     await pruning.stop();
+    await rollup.stop();
     await images.close();
     await database.close();
     logger.info('stopped');

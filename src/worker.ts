@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const metricsServer = metrics && (await listen(metricsOnlyListener(metrics.registry, config.metricsToken!), config.workerMetricsPort!, undefined, config.httpTimeouts));
   if (metricsServer) logger.info({ port: metricsServer.port }, 'worker metrics at /metrics');
   // Retention: one process at a time prunes (an advisory lock), so every instance and worker may run it.
-  const pruning = createPruningJob({ db: database.db, retention: config.retention, logger });
+  const pruning = createPruningJob({ db: database.db, retention: config.retention, sessionIdleMs: config.dashboard.sessionIdleMs, logger });
   pruning.start();
   logger.info({ worker: webhooks.worker.id }, 'qroute webhook worker is running');
   // The worker's own timers do not hold the process open (they must not keep a server from exiting), and while

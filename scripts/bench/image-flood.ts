@@ -37,7 +37,7 @@ export async function benchImageFlood(
 ): Promise<string[]> {
   const account = await createAccount(database.db, { name: 'image flood', plan: 'business' });
   const key = await createApiKey(database.db, account.id);
-  const { code } = await createQrCode(database.db, { accountId: account.id, name: 'flood poster', destinationUrl: 'https://example.com/' });
+  const { code } = await createQrCode(database.db, { accountId: account.id, name: 'flood poster', destinationUrl: 'https://example.com/', actor: { kind: 'api_key', apiKeyId: key.id } });
   const port = await freePort();
   const qroute = start('qroute', process.execPath, ['dist/src/main.js'], {
     DATABASE_URL: database.connectionString,

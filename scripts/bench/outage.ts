@@ -8,17 +8,20 @@
  *     again ("live") and the memory was empty,
  *   - whether every 302 has its scan (lost must be 0).
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { createAccount } from '../../src/accounts/account-service.js';
+import { createApiKey } from '../../src/accounts/api-keys.js';
 import { createApp, createRequestListener } from '../../src/app.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
 import { loadConfig } from '../../src/config.js';
 import { createDatabase, migrateToLatest } from '../../src/db/database.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { createRedirect } from '../../src/redirect/index.js';
+import { SecretBox } from '../../src/webhooks/secret-box.js';
 import { listen } from '../../src/server.js';
 import { load } from './processes.js';
 
@@ -31,10 +34,12 @@ export async function benchOutage(options: { rate: number; outageSeconds: number
   const config = { ...loadConfig({}), logLevel: 'silent' };
   const redirect = createRedirect({ db, connectionString: postgres.connectionString(), logger });
   await redirect.start();
-  const server = await listen(createRequestListener(createApp({ config, db, logger }), redirect.handler), 0, '127.0.0.1');
+  const server = await listen(createRequestListener(createApp({ config, db, logger, box: new SecretBox(randomBytes(32)) }), redirect.handler), 0, '127.0.0.1');
   try {
     const account = await createAccount(db, { name: 'bench', plan: 'business' });
-    const { code } = await createQrCode(db, { accountId: account.id, name: 'outage poster', destinationUrl: 'https://example.com/' });
+    // Codes are made by someone: here by a key, as if through the API (the history records it).
+    const maker = await createApiKey(db, account.id);
+    const { code } = await createQrCode(db, { accountId: account.id, name: 'outage poster', destinationUrl: 'https://example.com/', actor: { kind: 'api_key', apiKeyId: maker.id } });
     const before = 3;
     const after = 12;
     const seconds = before + options.outageSeconds + after;

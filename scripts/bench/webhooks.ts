@@ -15,6 +15,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { createAccount } from '../../src/accounts/account-service.js';
+import { createApiKey } from '../../src/accounts/api-keys.js';
 import { setWebhook } from '../../src/accounts/webhook-settings.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
 import type { Database } from '../../src/db/schema/index.js';
@@ -31,7 +32,9 @@ export async function benchWebhooks(database: { db: Database; connectionString: 
   const receiver = await startReceiver();
   try {
     const account = await createAccount(database.db, { name: 'webhook bench', plan: 'business' });
-    const { code } = await createQrCode(database.db, { accountId: account.id, name: 'webhook bench poster', destinationUrl: 'https://example.com/' });
+    // Codes are made by someone: here by a key, as if through the API (the history records it).
+    const maker = await createApiKey(database.db, account.id);
+    const { code } = await createQrCode(database.db, { accountId: account.id, name: 'webhook bench poster', destinationUrl: 'https://example.com/', actor: { kind: 'api_key', apiKeyId: maker.id } });
     const settings = await setWebhook(database.db, new SecretBox(key), { accountId: account.id, url: receiver.url, allowPrivate: true });
     receiver.secret = settings.secret!;
     const env = { DATABASE_URL: database.connectionString, WEBHOOK_SECRET_KEY: key.toString('base64'), ALLOW_PRIVATE_WEBHOOK_URLS: 'true', LOG_LEVEL: 'warn' };

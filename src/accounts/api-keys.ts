@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { sql } from 'kysely';
-import { newId } from '../ids.js';
+import { idPattern, newId } from '../ids.js';
 import type { Db } from '../db/schema/index.js';
 import { isPlanName, PLANS, type PlanName } from './plans.js';
 
@@ -12,6 +12,7 @@ const CHECKSUM_LENGTH = 6; // CRC32 fits in 6 base62 digits (62^6 > 2^32)
 const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
 /** `last_used_at` is written at most this often per key, so authentication stays a read. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+const API_KEY_ID = idPattern('key');
 
 /**
  * An API key: `qrk_` + 32 random base62 characters + a 6-character CRC32 checksum. The checksum lets us
@@ -58,7 +59,44 @@ export interface CreatedApiKey {
   createdAt: Date;
 }
 
-export async function createApiKey(db: Db, accountId: string): Promise<CreatedApiKey> {
+/** A key's name is for people telling keys apart in the dashboard: short, on one line. */
+export const MAX_API_KEY_NAME_LENGTH = 100;
+
+// C0 controls and DEL: invisible in a list, and PostgreSQL cannot store NUL in text at all.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/** A refused key name (too long, control characters); the dashboard shows the message beside the field. */
+export class ApiKeyNameError extends Error {
+  constructor(message: string) {
+    super(`The key's name ${message}.`);
+    this.name = 'ApiKeyNameError';
+  }
+}
+
+export type ApiKeyNameResult = { ok: true; name: string | null } | { ok: false; message: string };
+
+/** Trimmed; blank means no name (null); at most 100 characters (code points), no control characters. */
+export function parseApiKeyName(raw: string | undefined | null): ApiKeyNameResult {
+  const name = raw?.trim() ?? '';
+  if (name.length === 0) return { ok: true, name: null };
+  if ([...name].length > MAX_API_KEY_NAME_LENGTH) {
+    return { ok: false, message: `must be at most ${MAX_API_KEY_NAME_LENGTH} characters` };
+  }
+  if (CONTROL_CHARACTERS.test(name)) return { ok: false, message: 'must not contain control characters' };
+  return { ok: true, name };
+}
+
+/**
+ * Makes a key for the account. The operator's CLI passes no options; the dashboard passes the name the person
+ * typed (throws ApiKeyNameError when it breaks `parseApiKeyName`) and who they are.
+ */
+export async function createApiKey(
+  db: Db,
+  accountId: string,
+  options: { name?: string | null; createdByUserId?: string } = {},
+): Promise<CreatedApiKey> {
+  const name = parseApiKeyName(options.name);
+  if (!name.ok) throw new ApiKeyNameError(name.message);
   const key = generateApiKey();
   const row = await db
     .insertInto('api_keys')
@@ -68,18 +106,75 @@ export async function createApiKey(db: Db, accountId: string): Promise<CreatedAp
       key_hash: hashApiKey(key),
       prefix: key.slice(0, KEY_PREFIX.length + 4),
       last_four: key.slice(-4),
+      name: name.name,
+      created_by_user_id: options.createdByUserId ?? null,
     })
     .returning(['id', 'account_id', 'prefix', 'last_four', 'created_at'])
     .executeTakeFirstOrThrow();
   return { id: row.id, accountId: row.account_id, key, prefix: row.prefix, lastFour: row.last_four, createdAt: row.created_at };
 }
 
-/** Returns the revoked key's id and time, or undefined when no such key exists. Revoking twice keeps the first time. */
+/** A key as the dashboard lists it: never the key itself, which is not stored. */
+export interface ListedApiKey {
+  id: string;
+  name: string | null;
+  prefix: string;
+  lastFour: string;
+  createdAt: Date;
+  /** Null for keys the operator made with the CLI, or whose maker has since been removed. */
+  createdBy: { userId: string; email: string } | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** The account's keys: working keys first, then revoked ones, each newest first. */
+export async function listApiKeys(db: Db, accountId: string): Promise<ListedApiKey[]> {
+  const rows = await db
+    .selectFrom('api_keys as k')
+    .leftJoin('users as u', 'u.id', 'k.created_by_user_id')
+    .select(['k.id', 'k.name', 'k.prefix', 'k.last_four', 'k.created_at', 'k.last_used_at', 'k.revoked_at', 'u.id as user_id', 'u.email'])
+    .where('k.account_id', '=', accountId)
+    .orderBy(sql`k.revoked_at is not null`)
+    .orderBy('k.id', 'desc')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    lastFour: row.last_four,
+    createdAt: row.created_at,
+    createdBy: row.user_id !== null && row.email !== null ? { userId: row.user_id, email: row.email } : null,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  }));
+}
+
+/**
+ * Returns the revoked key's id and time, or undefined when no such key exists. Revoking twice keeps the first
+ * time. For the operator's CLI, which may revoke any key; the dashboard uses `revokeAccountApiKey`.
+ */
 export async function revokeApiKey(db: Db, keyId: string): Promise<{ id: string; revokedAt: Date } | undefined> {
   const row = await db
     .updateTable('api_keys')
     .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
     .where('id', '=', keyId)
+    .returning(['id', 'revoked_at'])
+    .executeTakeFirst();
+  return row ? { id: row.id, revokedAt: row.revoked_at! } : undefined;
+}
+
+/** Like `revokeApiKey`, limited to one account's keys: another account's key id is left alone (undefined). */
+export async function revokeAccountApiKey(
+  db: Db,
+  input: { accountId: string; keyId: string },
+): Promise<{ id: string; revokedAt: Date } | undefined> {
+  // An id from a URL that is not even shaped like a key id names no key (and may hold what text cannot store).
+  if (!API_KEY_ID.test(input.keyId)) return undefined;
+  const row = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+    .where('id', '=', input.keyId)
+    .where('account_id', '=', input.accountId)
     .returning(['id', 'revoked_at'])
     .executeTakeFirst();
   return row ? { id: row.id, revokedAt: row.revoked_at! } : undefined;

@@ -84,6 +84,15 @@ export async function getWebhook(db: Db, accountId: string): Promise<WebhookSett
   return row && present(row);
 }
 
+/**
+ * The current signing secret, decrypted: for the dashboard, which shows it only when an owner asks for it.
+ * Undefined when the account has no webhook.
+ */
+export async function revealWebhookSecret(db: Db, box: SecretBox, accountId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('webhook_endpoints').select('secret_encrypted').where('account_id', '=', accountId).executeTakeFirst();
+  return row && box.decrypt(row.secret_encrypted, accountId);
+}
+
 /** Removes the webhook; deliveries still pending are failed (with a reason) rather than left waiting forever. */
 export async function removeWebhook(db: Db, accountId: string): Promise<{ accountId: string; pendingDeliveriesFailed: number }> {
   return db.transaction().execute(async (trx) => {

@@ -1,20 +1,24 @@
 import type { QrCode, Scan } from '../codes/qr-code-service.js';
+import { kindOf } from '../codes/types/index.js';
 import type { WebhookSettings } from '../accounts/webhook-settings.js';
 import type { Attempt, Delivery } from '../webhooks/delivery-service.js';
 import type { ApiQrCode, ApiScan, ApiWebhook, ApiWebhookAttempt, ApiWebhookDelivery } from './contract.js';
 
 /** The API shape of a code. `shortUrl` depends on where this instance is reachable, so it is built here. */
 export function presentQrCode(code: QrCode, siteUrl: string): ApiQrCode {
+  const shortUrl = `${siteUrl}/r/${code.slug}`;
   return {
     id: code.id,
     name: code.name,
-    type: code.type,
+    // The database checks `type` against the same seventeen values as the contract's enum.
+    type: code.type as ApiQrCode['type'],
     slug: code.slug,
-    destinationUrl: code.destinationUrl,
+    // A landing page lives at the short URL: said from this instance's SITE_URL, not the one it was created under.
+    destinationUrl: kindOf(code.type) === 'page' ? shortUrl : code.destinationUrl,
     scanCount: code.scanCount,
     active: code.active,
     createdAt: code.createdAt.toISOString(),
-    shortUrl: `${siteUrl}/r/${code.slug}`,
+    shortUrl,
   };
 }
 

@@ -6,8 +6,10 @@ import { pruneExpired } from '../maintenance/prune.js';
 import { WebhookNotConfiguredError } from '../accounts/webhook-settings.js';
 import { DeliveryInFlightError, DeliveryNotFoundError } from '../webhooks/delivery-service.js';
 import { WebhookUrlError } from '../webhooks/url-guard.js';
+import { PeopleError } from '../people/errors.js';
 import { optionalInteger, parseFlags, required, UsageError } from './args.js';
 import { type CommandContext, runWebhookCommand, WEBHOOK_USAGE } from './webhook-commands.js';
+import { runUserCommand, USERS_USAGE } from './user-commands.js';
 
 export const USAGE = `Usage: npm run --silent admin -- <command> [flags]
 
@@ -18,17 +20,22 @@ export const USAGE = `Usage: npm run --silent admin -- <command> [flags]
   keys create --account <accountId>      prints the key: the only time it is shown
   keys revoke --id <keyId>
 ${WEBHOOK_USAGE}
+${USERS_USAGE}
   maintenance prune                       deletes what retention says has expired, now, and prints the counts
 
 Prints JSON on stdout, and on stderr the database it uses. On error prints a message on stderr and exits non-zero.
 With the embedded database, a DATA_DIR without one is an error; add --init to create a new, empty one there.`;
 
 /** Runs one admin command and returns what to print as JSON. Throws UsageError for bad input. */
-export async function runCommand(context: CommandContext & { config: Pick<Config, 'retention'> }, argv: string[]): Promise<unknown> {
+export async function runCommand(
+  context: CommandContext & { config: Pick<Config, 'retention' | 'siteUrl' | 'dashboard'> },
+  argv: string[],
+): Promise<unknown> {
   const { db } = context;
   const [group, action, ...rest] = argv;
   const flags = parseFlags(rest);
   if (group === 'webhook') return runWebhookCommand(context, action ?? '', flags);
+  if (group === 'users') return runUserCommand(context, action ?? '', flags);
   switch (`${group ?? ''} ${action ?? ''}`) {
     case 'accounts create':
       return createAccount(db, {
@@ -54,7 +61,7 @@ export async function runCommand(context: CommandContext & { config: Pick<Config
       return revoked;
     }
     case 'maintenance prune': {
-      const deleted = await pruneExpired(db, context.config.retention);
+      const deleted = await pruneExpired(db, { ...context.config.retention, sessionIdleMs: context.config.dashboard.sessionIdleMs });
       if (!deleted) throw new UsageError('another process is pruning right now; nothing was deleted here, try again in a minute');
       return { deleted };
     }
@@ -75,6 +82,7 @@ export function isUserError(error: unknown): error is Error {
     error instanceof WebhookUrlError ||
     error instanceof WebhookNotConfiguredError ||
     error instanceof DeliveryNotFoundError ||
-    error instanceof DeliveryInFlightError
+    error instanceof DeliveryInFlightError ||
+    error instanceof PeopleError
   );
 }

@@ -1,23 +1,16 @@
-import { type Selectable, sql } from 'kysely';
+import { sql } from 'kysely';
 import { codeLimitOf } from '../accounts/plans.js';
 import type { Db } from '../db/schema/index.js';
-import type { QrCodesTable } from '../db/schema/qr-codes.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors.js';
-import { idPattern, microsToDate, newId, nowMicros } from '../ids.js';
+import { microsToDate, newId, nowMicros } from '../ids.js';
+import { type Actor, recordDestinationChange } from './destination-history.js';
 import { claimIdempotencyKey, hashRequest, storeIdempotentResponse } from './idempotency.js';
+import { assertCodeId, codeColumns, type QrCode, toQrCode } from './qr-code-row.js';
 import { newSlug } from './slugs.js';
+import type { CodeTypeName } from './types/index.js';
 
-export interface QrCode {
-  id: string;
-  name: string;
-  type: string;
-  slug: string;
-  destinationUrl: string;
-  scanCount: number;
-  active: boolean;
-  createdAt: Date;
-}
+export type { QrCode } from './qr-code-row.js';
 
 export interface Scan {
   createdAt: Date;
@@ -30,22 +23,23 @@ export interface Scan {
 export const RECENT_SCANS_LIMIT = 1000;
 const SLUG_ATTEMPTS = 5;
 
-const QR_CODE_ID = idPattern('qr');
-
 /**
- * Any path id that is not even shaped like a code id names no code: 404 without a query (and without sending
- * PostgreSQL a string it cannot store, such as one with a NUL character).
+ * Expects a name and destination that passed `parseCodeFields` (trimmed, normalized). The first destination goes
+ * into the code's history as made by `actor`; a replayed idempotent request returns the first answer and
+ * records nothing.
  */
-function assertCodeId(id: string): void {
-  if (!QR_CODE_ID.test(id)) throw errors.notFound();
-}
-
-const codeColumns = ['id', 'name', 'type', 'slug', 'destination_url', 'scan_count', 'active', 'created_at'] as const;
-
-/** Expects a trimmed name and an already normalized destination (see `parseDestinationUrl`). */
 export async function createQrCode(
   db: Db,
-  input: { accountId: string; name: string; destinationUrl: string; idempotencyKey?: string },
+  input: {
+    accountId: string;
+    name: string;
+    /** A page type's destination is its own short URL, known once a slug is free: then a function of it. */
+    destinationUrl: string | ((slug: string) => string);
+    actor: Actor;
+    idempotencyKey?: string;
+    /** For the dashboard's typed codes: content already parsed by the type's schema (src/codes/types/). */
+    typed?: { type: CodeTypeName; content: unknown };
+  },
 ): Promise<{ code: QrCode; replayed: boolean }> {
   return inTransaction(db, async (trx) => {
     const { idempotencyKey, accountId } = input;
@@ -67,7 +61,8 @@ export async function createQrCode(
     if (account.code_count >= limit) throw errors.planLimitReached(limit, account.code_count);
     await trx.updateTable('accounts').set({ code_count: sql`code_count + 1` }).where('id', '=', accountId).execute();
 
-    const code = await insertWithFreshSlug(trx, { accountId, name: input.name, destinationUrl: input.destinationUrl });
+    const code = await insertWithFreshSlug(trx, { accountId, name: input.name, destinationUrl: input.destinationUrl, typed: input.typed });
+    await recordDestinationChange(trx, { codeId: code.id, previousUrl: null, newUrl: code.destinationUrl, actor: input.actor });
     if (idempotencyKey !== undefined) {
       await storeIdempotentResponse(trx, { accountId, key: idempotencyKey, status: 201, body: code });
     }
@@ -77,20 +72,22 @@ export async function createQrCode(
 
 async function insertWithFreshSlug(
   trx: Db,
-  input: { accountId: string; name: string; destinationUrl: string },
+  input: { accountId: string; name: string; destinationUrl: string | ((slug: string) => string); typed?: { type: CodeTypeName; content: unknown } },
 ): Promise<QrCode> {
   // One instant for both, so `createdAt` order and id order agree.
   const micros = nowMicros();
   const now = microsToDate(micros);
   for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
+    const slug = newSlug();
     const row = await trx
       .insertInto('qr_codes')
       .values({
         id: newId('qr', micros),
         account_id: input.accountId,
         name: input.name,
-        slug: newSlug(),
-        destination_url: input.destinationUrl,
+        slug,
+        destination_url: typeof input.destinationUrl === 'string' ? input.destinationUrl : input.destinationUrl(slug),
+        ...(input.typed && { type: input.typed.type, content: JSON.stringify(input.typed.content) }),
         created_at: now,
         updated_at: now,
       })
@@ -135,27 +132,58 @@ export async function getQrCode(db: Db, input: { accountId: string; id: string }
   return toQrCode(row);
 }
 
+/**
+ * Changes the given fields of a live code. A new destination is recorded in the code's history as made by
+ * `actor`, in the same transaction, only when it differs from the current one.
+ */
 export async function updateQrCode(
   db: Db,
-  input: { accountId: string; id: string; changes: { name?: string; destinationUrl?: string; active?: boolean } },
+  input: {
+    accountId: string;
+    id: string;
+    changes: { name?: string; destinationUrl?: string; active?: boolean };
+    actor: Actor;
+  },
 ): Promise<QrCode> {
   const { name, destinationUrl, active } = input.changes;
   assertCodeId(input.id);
-  const row = await db
-    .updateTable('qr_codes')
-    .set({
-      ...(name !== undefined && { name }),
-      ...(destinationUrl !== undefined && { destination_url: destinationUrl }),
-      ...(active !== undefined && { active }),
-      updated_at: new Date(),
-    })
-    .where('id', '=', input.id)
-    .where('account_id', '=', input.accountId)
+  return inTransaction(db, async (trx) => {
+    // Read under the row lock: of two racing changes the second sees the first one's destination as previous.
+    const previousUrl = destinationUrl === undefined ? undefined : await lockDestination(trx, input);
+    const row = await trx
+      .updateTable('qr_codes')
+      .set({
+        ...(name !== undefined && { name }),
+        ...(destinationUrl !== undefined && { destination_url: destinationUrl }),
+        ...(active !== undefined && { active }),
+        updated_at: new Date(),
+      })
+      .where('id', '=', input.id)
+      .where('account_id', '=', input.accountId)
+      .where('deleted_at', 'is', null)
+      .returning(codeColumns)
+      .executeTakeFirst();
+    if (!row) throw errors.notFound();
+    if (destinationUrl !== undefined && destinationUrl !== previousUrl) {
+      await recordDestinationChange(trx, { codeId: input.id, previousUrl: previousUrl!, newUrl: destinationUrl, actor: input.actor });
+    }
+    return toQrCode(row);
+  });
+}
+
+/** The current destination, locked; only a URL code has one to change (the other types keep theirs in content). */
+async function lockDestination(trx: Db, code: { accountId: string; id: string }): Promise<string> {
+  const row = await trx
+    .selectFrom('qr_codes')
+    .select(['destination_url', 'type'])
+    .where('id', '=', code.id)
+    .where('account_id', '=', code.accountId)
     .where('deleted_at', 'is', null)
-    .returning(codeColumns)
+    .forUpdate()
     .executeTakeFirst();
   if (!row) throw errors.notFound();
-  return toQrCode(row);
+  if (row.type !== 'URL') throw errors.urlNotApplicable(row.type);
+  return row.destination_url;
 }
 
 export async function deleteQrCode(db: Db, input: { accountId: string; id: string }): Promise<void> {
@@ -187,33 +215,20 @@ export async function listRecentScans(
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (!code) throw errors.notFound();
-  const scans = await db
-    .selectFrom('scans')
-    .select(['created_at', 'device', 'os', 'browser'])
-    .where('qr_code_id', '=', input.id)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(RECENT_SCANS_LIMIT)
-    .execute();
-  return {
-    total: code.scan_count,
-    scans: scans.map((s) => ({ createdAt: s.created_at, device: s.device, os: s.os, browser: s.browser })),
-  };
+  return { total: code.scan_count, scans: await newestScansOfCode(db, input.id, RECENT_SCANS_LIMIT) };
 }
 
-type CodeRow = Pick<Selectable<QrCodesTable>, (typeof codeColumns)[number]>;
-
-function toQrCode(row: CodeRow): QrCode {
-  return {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    slug: row.slug,
-    destinationUrl: row.destination_url,
-    scanCount: row.scan_count,
-    active: row.active,
-    createdAt: row.created_at,
-  };
+/** A code's newest scans, newest first (scans_code_newest reads exactly `limit` entries); no ownership check. */
+export async function newestScansOfCode(db: Db, codeId: string, limit: number): Promise<Scan[]> {
+  const rows = await db
+    .selectFrom('scans')
+    .select(['created_at', 'device', 'os', 'browser'])
+    .where('qr_code_id', '=', codeId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ createdAt: row.created_at, device: row.device, os: row.os, browser: row.browser }));
 }
 
 /** Idempotent replays are stored as JSON; dates come back as strings. */

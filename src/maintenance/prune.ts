@@ -2,6 +2,9 @@ import { sql } from 'kysely';
 import { IDEMPOTENCY_KEY_LIFETIME } from '../codes/idempotency.js';
 import type { RetentionConfig } from '../config.js';
 import type { Database } from '../db/schema/index.js';
+import { pruneInvitations } from '../people/invitations.js';
+import { pruneLoginFailures } from '../people/login-limit.js';
+import { prunePasswordResets } from '../people/password-resets.js';
 
 /** How many rows one statement deletes: small enough that its locks and WAL are brief, large enough to keep up. */
 export const PRUNE_BATCH_SIZE = 1_000;
@@ -18,24 +21,35 @@ export interface PruneCounts {
   writeRateEvents: number;
   scanBatches: number;
   scans: number;
+  sessions: number;
+  invitations: number;
+  passwordResets: number;
+  loginFailures: number;
 }
+
+/** What pruning needs to know besides retention: sessions idle this long are over (config.dashboard.sessionIdleMs). */
+export type PruneSettings = Pick<RetentionConfig, 'webhookDeliveryDays' | 'scanDays'> & { sessionIdleMs?: number };
 
 /**
  * Deletes what retention says has expired, in batches of `batchSize` rows per statement (each its own
  * transaction), unless another process is pruning already (a session advisory lock): then returns undefined.
  * Pending webhook deliveries are never deleted; scans only when `scanDays` is set, and their codes' lifetime
- * counters stay as they are.
+ * counters stay as they are. Sessions go once past their absolute expiry, or idle past `sessionIdleMs` when given;
+ * invitations and reset links 30 days after they ended; failed sign-ins once the login limit's window has passed.
  */
 export async function pruneExpired(
   db: Database,
-  retention: Pick<RetentionConfig, 'webhookDeliveryDays' | 'scanDays'>,
+  retention: PruneSettings,
   batchSize = PRUNE_BATCH_SIZE,
 ): Promise<PruneCounts | undefined> {
   return db.connection().execute(async (session) => {
     const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtextextended('qroute:prune', 0)) as locked`.execute(session);
     if (!rows[0]?.locked) return undefined;
     try {
-      const counts: PruneCounts = { webhookDeliveries: 0, webhookAttempts: 0, idempotencyKeys: 0, writeRateEvents: 0, scanBatches: 0, scans: 0 };
+      const counts: PruneCounts = {
+        webhookDeliveries: 0, webhookAttempts: 0, idempotencyKeys: 0, writeRateEvents: 0, scanBatches: 0, scans: 0,
+        sessions: 0, invitations: 0, passwordResets: 0, loginFailures: 0,
+      };
       await inBatches(batchSize, async () => {
         // Locked before deletion, skipping rows a redelivery holds: a delivery made pending again is re-checked
         // against the condition once its lock is ours, and stays.
@@ -69,8 +83,20 @@ export async function pruneExpired(
         counts.scans = await inBatches(batchSize, () => deleted(session, sql`
           delete from scans where id in (
             select id from (select id, created_at from scans order by id limit ${batchSize}) oldest
-            where created_at < now() - make_interval(days => ${retention.scanDays}))`));
+            where created_at < now() - make_interval(days => ${retention.scanDays})
+              -- Only scans the analytics rollup already counts: its history must outlive the raw rows.
+              and id <= (select folded_through_id from scan_rollup_state))`));
       }
+      // The same expiry findSession applies when it reads a session (src/people/sessions.ts).
+      const idleSeconds = retention.sessionIdleMs === undefined ? null : retention.sessionIdleMs / 1000;
+      counts.sessions = await inBatches(batchSize, () => deleted(session, sql`
+        delete from sessions where token_hash in (
+          select token_hash from sessions
+          where expires_at <= now() or last_seen_at <= now() - make_interval(secs => ${idleSeconds}::double precision)
+          limit ${batchSize})`));
+      counts.invitations = await inBatches(batchSize, () => pruneInvitations(session, batchSize));
+      counts.passwordResets = await inBatches(batchSize, () => prunePasswordResets(session, batchSize));
+      counts.loginFailures = await inBatches(batchSize, () => pruneLoginFailures(session, batchSize));
       return counts;
     } finally {
       await sql`select pg_advisory_unlock(hashtextextended('qroute:prune', 0))`.execute(session);

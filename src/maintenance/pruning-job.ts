@@ -14,6 +14,8 @@ export interface PruningJob {
 export interface PruningJobOptions {
   db: Database;
   retention: RetentionConfig;
+  /** Sessions idle this long are pruned (config.dashboard.sessionIdleMs); unset: only past their absolute expiry. */
+  sessionIdleMs?: number;
   logger: Logger;
   /** The first run comes this long after start: soon, but out of the way of start-up (default 1 min). */
   firstRunDelayMs?: number;
@@ -35,7 +37,11 @@ export function createPruningJob(options: PruningJobOptions): PruningJob {
     running = (async () => {
       const started = Date.now();
       try {
-        const counts = await pruneExpired(options.db, options.retention, options.batchSize ?? PRUNE_BATCH_SIZE);
+        const counts = await pruneExpired(
+          options.db,
+          { ...options.retention, sessionIdleMs: options.sessionIdleMs },
+          options.batchSize ?? PRUNE_BATCH_SIZE,
+        );
         if (!counts) logger.debug('pruning skipped: another process is pruning');
         else logger.info({ deleted: counts, ms: Date.now() - started }, 'pruned expired rows');
       } catch (error) {

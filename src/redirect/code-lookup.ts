@@ -1,9 +1,21 @@
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/schema/index.js';
 
-/** What a redirect needs to know about a slug. */
+/** What a scan needs to know about a slug: where to redirect, or (page types) what page to render and for whom. */
 export type RedirectTarget =
-  | { state: 'active' | 'paused'; codeId: string; accountId: string; slug: string; name: string; destinationUrl: string }
+  | {
+      state: 'active' | 'paused';
+      codeId: string;
+      accountId: string;
+      slug: string;
+      name: string;
+      destinationUrl: string;
+      type: string;
+      /** The type's content (src/codes/types/); null for URL codes made through the API. */
+      content: unknown;
+      /** Shown on landing pages. An account's rename reaches cached pages within the TTL. */
+      accountName: string;
+    }
   | { state: 'gone' };
 
 interface Entry {
@@ -111,10 +123,15 @@ export class CodeLookup {
     const generation = this.generation;
     let row;
     try {
+      // One query per cache miss, as before: the account's name comes with the code by primary key.
       row = await this.db
         .selectFrom('qr_codes')
-        .select(['id', 'account_id', 'slug', 'name', 'destination_url', 'active', 'deleted_at'])
-        .where('slug', '=', slug)
+        .innerJoin('accounts', 'accounts.id', 'qr_codes.account_id')
+        .select([
+          'qr_codes.id', 'qr_codes.account_id', 'qr_codes.slug', 'qr_codes.name', 'qr_codes.destination_url', 'qr_codes.active',
+          'qr_codes.deleted_at', 'qr_codes.type', 'qr_codes.content', 'accounts.name as account_name',
+        ])
+        .where('qr_codes.slug', '=', slug)
         .executeTakeFirst();
     } catch (error) {
       const lastKnown = this.codes.peek(slug) ?? this.gone.peek(slug);
@@ -131,6 +148,9 @@ export class CodeLookup {
             slug: row.slug,
             name: row.name,
             destinationUrl: row.destination_url,
+            type: row.type,
+            content: row.content,
+            accountName: row.account_name,
           };
     if (generation === this.generation) {
       const entry = { target, expiresAt: this.notificationsLive ? this.now() + this.options.ttlMs : 0 };

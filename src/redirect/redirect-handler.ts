@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { normalizeSlug } from '../codes/slugs.js';
+import { type AppContent, appDestination, kindOf } from '../codes/types/index.js';
+import { type LandingAnswer, landingDownload, landingPage } from '../pages/index.js';
 import type { RedirectObserver } from '../metrics/redirect-metrics.js';
 import type { CodeLookup } from './code-lookup.js';
 import { NOT_FOUND_PAGES } from './not-found-page.js';
@@ -43,8 +45,16 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
         observer?.answered(target.state === 'paused' ? 'paused' : 'gone', startedAt);
         return;
       }
+      const page = kindOf(target.type) === 'page';
+      const download = page ? landingDownload(target, req.url) : undefined;
+      if (download) {
+        // The card or calendar file linked from a landing page: its scan was counted when the page was opened.
+        answer(res, 200, download);
+        observer?.answered('redirected', startedAt);
+        return;
+      }
+      const scanner = classifier.classify(req.headers['user-agent']);
       if (req.method === 'GET') {
-        const scanner = classifier.classify(req.headers['user-agent']);
         await recorder.record({
           codeId: target.codeId,
           accountId: target.accountId,
@@ -59,8 +69,14 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
           bot: scanner.bot,
         });
       }
+      if (page) {
+        answer(res, 200, landingPage(target, new Date()));
+        observer?.answered('redirected', startedAt);
+        return;
+      }
+      const location = target.type === 'APP' ? appDestination(target.content as AppContent, scanner.os) : target.destinationUrl;
       res.writeHead(302, {
-        Location: target.destinationUrl,
+        Location: location,
         'Cache-Control': 'private, no-store',
         'X-Robots-Tag': 'noindex',
         'Referrer-Policy': 'no-referrer-when-downgrade',
@@ -77,6 +93,18 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
       observer?.answered('unavailable', startedAt);
     }
   };
+}
+
+/** A landing page or its file: never cached (the content can change after printing), never indexed. */
+function answer(res: ServerResponse, status: number, { headers, body }: LandingAnswer): void {
+  res.writeHead(status, {
+    ...headers,
+    'Cache-Control': 'private, no-store',
+    'X-Robots-Tag': 'noindex',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
 function notFound(res: ServerResponse, body: Buffer): void {

@@ -2,9 +2,10 @@ import { execFile as execFileCallback } from 'node:child_process';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
+import { BROWSER_TEST_TIMEOUT, launchBrowser, SCREENSHOTS } from '../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -20,11 +21,7 @@ declare const document: {
   ): void;
 };
 
-/** Screenshots for people to look at; git-ignored. */
-const SCREENSHOTS = path.join(PROJECT_ROOT, 'test-results');
 const execFile = promisify(execFileCallback);
-/** A browser on a loaded 2-core machine is slow to start pages; every wait inside a test polls for a condition. */
-const BROWSER_TEST_TIMEOUT = 90_000;
 
 let database: TestDatabase;
 let app: TestApp;
@@ -35,18 +32,7 @@ beforeAll(async () => {
   await execFile('npm', ['run', '--silent', 'docs'], { cwd: PROJECT_ROOT });
   database = await createTestDatabase();
   app = await startTestApp(database);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiKey, generateApiKey, revokeApiKey } from '../../src/accounts/api-keys.js';
 import { setPlan } from '../../src/accounts/account-service.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, rawRequest, startTestApp, type TestApp } from '../support/test-app.js';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, rawRequest, type TestApp, useTestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
 let app: TestApp;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database);
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
-});
+useTestApp((started) => ({ database, app } = started));
 
 const operations = [
   { method: 'GET', path: '/qrcodes' },

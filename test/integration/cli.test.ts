@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, runCliJson } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestAccount, rawRequest, startTestApp, TEST_WEBHOOK_SECRET_KEY, type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, verifyServiceSignature } from '../support/webhook-receiver.js';
@@ -18,34 +19,6 @@ const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TIMEOUT = { timeout: 60_000 };
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the admin CLI the way an operator does, and reports its exit code and output instead of throwing. */
-async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: PROJECT_ROOT,
-      env,
-      timeout: 50_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error; // killed by the timeout, or could not start at all
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
-
-/** Runs a command that must succeed and returns its parsed JSON. */
-async function runCliJson(args: string[], env: NodeJS.ProcessEnv): Promise<any> {
-  const result = await runCli(args, env);
-  expect(result, `admin ${args.join(' ')}`).toMatchObject({ code: 0 });
-  return JSON.parse(result.stdout);
-}
 
 describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
   let database: TestDatabase;
@@ -341,7 +314,7 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
     const readme = await fs.readFile(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
     const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1));
     const examples = [...quickStart.matchAll(/^npm run --silent admin -- (.+)\n# (\{.*\})$/gm)].map(([, command, shown]) => ({ command: command!, shown: shown! }));
-    expect(examples.map((each) => each.command.split(' ').slice(0, 2).join(' '))).toEqual(['accounts create', 'keys create', 'webhook set', 'webhook test']);
+    expect(examples.map((each) => each.command.split(' ').slice(0, 2).join(' '))).toEqual(['accounts create', 'keys create', 'users invite', 'webhook set', 'webhook test']);
     const receiver = await startWebhookReceiver();
     try {
       let accountId = '';

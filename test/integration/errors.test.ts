@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/database.js';
 import pino from 'pino';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, rawRequest, startTestApp, type TestApp } from '../support/test-app.js';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, rawRequest, startTestApp, type TestApp, useTestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
 let app: TestApp;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database);
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
-});
+useTestApp((started) => ({ database, app } = started));
 
 describe('error responses', () => {
   it('carry the request id in the body and the X-Request-Id header', async () => {

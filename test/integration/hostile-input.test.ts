@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorBodyProblems, methodsOf, operations, type Operation } from '../support/contract.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { TestDatabase } from '../support/database.js';
 import { rawHttp, type RawResponse } from '../support/raw-http.js';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import { createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
 let app: TestApp;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database);
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
-});
+useTestApp((started) => ({ database, app } = started));
 
 /** An account with one real code, so ids that do exist are part of every walk. */
 async function accountWithCode(): Promise<{ account: TestAccount; codeId: string }> {

@@ -1,19 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, rawRequest, startTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, rawRequest, type TestApp, useTestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
 let app: TestApp;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database);
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
-});
+useTestApp((started) => ({ database, app } = started));
 
 describe('Idempotency-Key on POST /qrcodes', () => {
   it('replays the first answer for a retry with the same key and body, creating one code', async () => {

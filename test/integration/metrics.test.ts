@@ -10,7 +10,8 @@ import { freePort } from '../../src/net.js';
 import { listen, type RunningServer } from '../../src/server.js';
 import { startServiceProcess, type ServiceProcess } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { rawRequest, startTestApp, createTestAccount, type TestApp } from '../support/test-app.js';
+import { SecretBox } from '../../src/webhooks/secret-box.js';
+import { rawRequest, startTestApp, createTestAccount, TEST_WEBHOOK_SECRET_KEY, type TestApp } from '../support/test-app.js';
 import { scan } from '../support/scan.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -230,7 +231,7 @@ describe('a scrape against a database that does not answer', () => {
       timeouts: { ...DEFAULT_DATABASE_TIMEOUTS, connectMs: 120_000 },
     });
     const config = { ...loadConfig({}), logLevel: 'silent', metricsToken: TOKEN };
-    server = await listen(createApp({ config, db, logger: pino({ level: 'silent' }), metrics: createMetrics() }), 0, '127.0.0.1');
+    server = await listen(createApp({ config, db, logger: pino({ level: 'silent' }), box: new SecretBox(TEST_WEBHOOK_SECRET_KEY), metrics: createMetrics() }), 0, '127.0.0.1');
   });
   afterAll(async () => {
     await server?.close(0);

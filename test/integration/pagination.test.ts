@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/v1.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, rawRequest, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, rawRequest, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 
 type QrCode = components['schemas']['QrCode'];
 
 let database: TestDatabase;
 let app: TestApp;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database);
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
-});
+useTestApp((started) => ({ database, app } = started));
 
 async function createCodes(account: TestAccount, count: number): Promise<QrCode[]> {
   const codes: QrCode[] = [];

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { foldScans } from '../../src/analytics/scan-rollup.js';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/database.js';
@@ -75,8 +76,11 @@ describe('pruning expired rows', () => {
     expect(await ids('scans')).toHaveLength(3);
   });
 
-  it('deletes scans older than SCAN_RETENTION_DAYS and leaves the lifetime counter as it is', async () => {
+  it('deletes scans older than SCAN_RETENTION_DAYS once the analytics rollup counts them, and leaves the lifetime counter as it is', async () => {
     await scans(400, 200, 91, 89, 1);
+    // Not yet in the analytics rollup: kept, whatever their age, so the charts never lose them.
+    expect(await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: 90 }, 2)).toMatchObject({ scans: 0 });
+    await foldScans(database.db);
     const counts = await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: 90 }, 2);
     expect(counts).toMatchObject({ scans: 3 });
     const { rows } = await sql<{ days: number }>`select round(extract(epoch from now() - created_at) / 86400)::int as days from scans order by id`.execute(database.db);

@@ -1,19 +1,11 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
 let app: TestApp;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database);
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
-});
+useTestApp((started) => ({ database, app } = started));
 
 const devices = ['mobile', 'tablet', 'desktop'] as const;
 

@@ -1,4 +1,6 @@
 import net from 'node:net';
+import { SecretBox } from '../../src/webhooks/secret-box.js';
+import { TEST_WEBHOOK_SECRET_KEY } from '../support/test-app.js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
@@ -24,7 +26,7 @@ beforeAll(async () => {
   redirect = createRedirect({ db: database.db, connectionString: database.connectionString, logger });
   await redirect.start();
   apiKey = (await createApiKey(database.db, (await createAccount(database.db, { name: 'Slow', plan: 'business' })).id)).key;
-  server = await listen(createRequestListener(createApp({ config, db: database.db, logger }), redirect.handler), 0, '127.0.0.1', config.httpTimeouts);
+  server = await listen(createRequestListener(createApp({ config, db: database.db, logger, box: new SecretBox(TEST_WEBHOOK_SECRET_KEY) }), redirect.handler), 0, '127.0.0.1', config.httpTimeouts);
 });
 afterAll(async () => {
   await server?.close(0);

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createApiKey } from '../../src/accounts/api-keys.js';
 import type { PlanName } from '../../src/accounts/plans.js';
@@ -12,6 +13,7 @@ import { listen } from '../../src/server.js';
 import { createWebhookDelivery, type WebhookDelivery, type WebhookDeliveryTuning } from '../../src/webhooks/index.js';
 import { SecretBox } from '../../src/webhooks/secret-box.js';
 import { createClient, type QrouteClient } from '../../sdk/src/index.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface TestApp {
   /** `http://127.0.0.1:<port>` */
@@ -56,7 +58,7 @@ export async function startTestApp(
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const images = createQrImages(config);
   const metrics = config.metricsToken ? createMetrics() : undefined;
-  const app = createApp({ config, db, logger, images, metrics });
+  const app = createApp({ config, db, logger, box, images, metrics });
   const redirect = createRedirect({ db, connectionString: database.connectionString, logger, metrics });
   await redirect.start();
   const webhooks = config.webhookWorker
@@ -66,7 +68,8 @@ export async function startTestApp(
       )
     : undefined;
   await webhooks?.start();
-  const server = await listen(createRequestListener(app, redirect.handler), 0, '127.0.0.1');
+  // A port given in overrides is used (a dashboard test needs siteUrl to be the origin it browses); else any.
+  const server = await listen(createRequestListener(app, redirect.handler), overrides.port ?? 0, '127.0.0.1');
   const origin = `http://127.0.0.1:${server.port}`;
   return {
     origin,
@@ -126,4 +129,22 @@ export async function rawRequest(
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * The usual setup of a test file: its own database and one app on it, started before the file's tests and closed
+ * after them. `ready` receives both (assign them to the file's variables).
+ */
+export function useTestApp(ready: (started: { database: TestDatabase; app: TestApp }) => void, overrides: Partial<Config> = {}): void {
+  let database: TestDatabase | undefined;
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    app = await startTestApp(database, overrides);
+    ready({ database, app });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.destroy();
+  });
 }

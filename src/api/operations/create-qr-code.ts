@@ -8,10 +8,12 @@ import { parseCodeInput } from './input.js';
 export function createQrCode({ db, config }: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const { name, destinationUrl } = parseCodeInput(req.body as RequestBody<'createQrCode'>);
+    const caller = callerOf(res);
     const { code, replayed } = await createCode(db, {
-      accountId: callerOf(res).accountId,
+      accountId: caller.accountId,
       name,
       destinationUrl,
+      actor: { kind: 'api_key', apiKeyId: caller.keyId },
       idempotencyKey: req.header('Idempotency-Key'),
     });
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');

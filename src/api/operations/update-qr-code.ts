@@ -9,10 +9,12 @@ export function updateQrCode({ db, config }: ApiDependencies): RequestHandler<{ 
   return async (req, res) => {
     const input = req.body as RequestBody<'updateQrCode'>;
     const { name, destinationUrl } = parseCodeInput(input);
+    const caller = callerOf(res);
     const code = await updateCode(db, {
-      accountId: callerOf(res).accountId,
+      accountId: caller.accountId,
       id: req.params.id,
       changes: { name, destinationUrl, active: input.active },
+      actor: { kind: 'api_key', apiKeyId: caller.keyId },
     });
     const body: ResponseBody<'updateQrCode', 200> = { data: presentQrCode(code, config.siteUrl) };
     res.status(200).json(body);

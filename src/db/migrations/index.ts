@@ -5,6 +5,13 @@ import * as webhooks from './20261122T1200-webhooks.js';
 import * as webhookAttemptIntegrity from './20261123T1000-webhook-attempt-integrity.js';
 import * as scanBatches from './20261123T1200-scan-batches.js';
 import * as retention from './20261123T1300-retention.js';
+import * as peopleAndSessions from './20261123T1400-people-and-sessions.js';
+import * as scanRollup from './20261123T1500-scan-rollup.js';
+import * as codeSearch from './20261123T1600-code-search.js';
+import * as scanHourlyWithoutCodeKey from './20261123T1700-scan-hourly-without-code-key.js';
+import * as scanHourlyByHour from './20261123T1800-scan-hourly-by-hour.js';
+import * as codeContent from './20261123T1900-code-content.js';
+import * as files from './20261123T1950-files.js';
 
 /** Every migration, listed explicitly in order, so a build never depends on reading a directory at run time. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +21,13 @@ const migrations: Record<string, Migration> = {
   '20261123T1000-webhook-attempt-integrity': webhookAttemptIntegrity,
   '20261123T1200-scan-batches': scanBatches,
   '20261123T1300-retention': retention,
+  '20261123T1400-people-and-sessions': peopleAndSessions,
+  '20261123T1500-scan-rollup': scanRollup,
+  '20261123T1600-code-search': codeSearch,
+  '20261123T1700-scan-hourly-without-code-key': scanHourlyWithoutCodeKey,
+  '20261123T1800-scan-hourly-by-hour': scanHourlyByHour,
+  '20261123T1900-code-content': codeContent,
+  '20261123T1950-files': files,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -11,4 +11,8 @@ export interface ApiKeysTable {
   created_at: ColumnType<Date, Date | undefined, never>;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  /** What the person who made it called it (dashboard); null for keys made by the CLI without one. */
+  name: string | null;
+  /** The dashboard user who made it; null for keys made by the operator's CLI. */
+  created_by_user_id: string | null;
 }

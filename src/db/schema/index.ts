@@ -1,9 +1,19 @@
 import type { Kysely, Transaction as KyselyTransaction } from 'kysely';
 import type { AccountsTable } from './accounts.js';
 import type { ApiKeysTable } from './api-keys.js';
+import type { FileChunksTable, FilesTable } from './files.js';
 import type { IdempotencyKeysTable } from './idempotency-keys.js';
+import type {
+  InvitationsTable,
+  LoginFailuresTable,
+  PasswordResetsTable,
+  QrCodeDestinationChangesTable,
+  SessionsTable,
+  UsersTable,
+} from './people.js';
 import type { QrCodesTable } from './qr-codes.js';
 import type { ScanBatchesTable } from './scan-batches.js';
+import type { AccountScanHourlyTable, ScanHourlyTable, ScanRollupStateTable } from './scan-rollup.js';
 import type { ScansTable } from './scans.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks.js';
 import type { WriteRateEventsTable } from './write-rate-events.js';
@@ -19,6 +29,17 @@ export interface DatabaseSchema {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  invitations: InvitationsTable;
+  password_resets: PasswordResetsTable;
+  login_failures: LoginFailuresTable;
+  qr_code_destination_changes: QrCodeDestinationChangesTable;
+  scan_hourly: ScanHourlyTable;
+  account_scan_hourly: AccountScanHourlyTable;
+  scan_rollup_state: ScanRollupStateTable;
+  files: FilesTable;
+  file_chunks: FileChunksTable;
 }
 
 /** The database handle services take: the pool, or a transaction the caller opened. */

@@ -1,0 +1,151 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/schema/index.js';
+import { csvRow } from './csv.js';
+import { type AnalyticsScope, assertScope } from './scope.js';
+
+/** Rows per query (and per chunk yielded): about 0.5 MB of CSV, a few milliseconds of database work. */
+export const EXPORT_PAGE_SIZE = 5_000;
+/** An account's codes are read this many at a time. */
+const CODE_PAGE_SIZE = 1_000;
+
+export const CODE_EXPORT_COLUMNS = ['created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host'] as const;
+export const ACCOUNT_EXPORT_COLUMNS = ['code_id', 'code_name', ...CODE_EXPORT_COLUMNS] as const;
+
+export interface ScanExportOptions {
+  pageSize?: number;
+}
+
+interface ExportRow {
+  id: number;
+  qr_code_id: string;
+  /** Microseconds since the epoch: the keyset cursor must be exact, and a JS Date keeps only milliseconds. */
+  at_us: number;
+  device: string;
+  os: string;
+  browser: string;
+  destination_url: string | null;
+  referrer_host: string | null;
+}
+
+interface CodeToExport {
+  id: string;
+  name: string;
+  /** The code's lifetime counter: at least its scans still stored (pruning only removes rows). */
+  scans: number;
+}
+
+/**
+ * The scope's human scans as CSV (a header, then one chunk of up to `pageSize` records per query), read by
+ * keyset pagination so a code with millions of scans never sits in memory: pipe it with back-pressure, e.g.
+ * `Readable.from(await exportScansCsv(db, scope)).pipe(res)`. The scope is checked before this resolves (404 for
+ * another account's code), so a page can still answer with an error status.
+ *
+ * A code's scans come oldest first. An account's come code by code (oldest code first), each oldest first, with
+ * the code's id and current name; deleted codes are included. The export is the scans that exist when it starts:
+ * later ones are left for the next export, and scans pruned meanwhile (SCAN_RETENTION_DAYS) may be missing.
+ */
+export async function exportScansCsv(db: Db, scope: AnalyticsScope, options: ScanExportOptions = {}): Promise<AsyncIterable<string>> {
+  await assertScope(db, scope);
+  const pageSize = options.pageSize ?? EXPORT_PAGE_SIZE;
+  const { rows } = await sql<{ max: number | null }>`select max(id) as max from scans`.execute(db);
+  const lastId = rows[0]?.max ?? 0;
+  return scope.codeId !== undefined
+    ? codeExport(db, scope.codeId, lastId, pageSize)
+    : accountExport(db, scope.accountId, lastId, pageSize);
+}
+
+async function* codeExport(db: Db, codeId: string, lastId: number, pageSize: number): AsyncGenerator<string> {
+  yield csvRow(CODE_EXPORT_COLUMNS);
+  for await (const rows of codeScanPages(db, codeId, lastId, pageSize)) yield rows.map((row) => scanRecord(row)).join('');
+}
+
+async function* accountExport(db: Db, accountId: string, lastId: number, pageSize: number): AsyncGenerator<string> {
+  yield csvRow(ACCOUNT_EXPORT_COLUMNS);
+  let afterCodeId = '';
+  for (;;) {
+    const codes = await db
+      .selectFrom('qr_codes')
+      .select(['id', 'name', 'scan_count as scans'])
+      .where('account_id', '=', accountId)
+      .where('id', '>', afterCodeId)
+      .orderBy('id')
+      .limit(CODE_PAGE_SIZE)
+      .execute();
+    for (const group of groupCodes(codes, pageSize)) {
+      const byId = new Map(group.map((code) => [code.id, code]));
+      const record = (row: ExportRow) => scanRecord(row, byId.get(row.qr_code_id));
+      if (group.length === 1) {
+        for await (const rows of codeScanPages(db, group[0]!.id, lastId, pageSize)) yield rows.map(record).join('');
+        continue;
+      }
+      const rows = await scansOfCodes(db, [...byId.keys()], lastId, pageSize + 1);
+      if (rows.length <= pageSize) {
+        if (rows.length > 0) yield rows.map(record).join('');
+        continue;
+      }
+      // The counters promised fewer rows than there are (scans written by hand?): page code by code instead.
+      for (const code of group) {
+        for await (const page of codeScanPages(db, code.id, lastId, pageSize)) yield page.map(record).join('');
+      }
+    }
+    if (codes.length < CODE_PAGE_SIZE) return;
+    afterCodeId = codes[codes.length - 1]!.id;
+  }
+}
+
+/**
+ * Consecutive codes whose counters add up to at most `pageSize`, so one query reads many small codes; a code
+ * with more scans is a group of its own and is paged.
+ */
+export function groupCodes<T extends { scans: number }>(codes: readonly T[], pageSize: number): T[][] {
+  const groups: T[][] = [];
+  let current: T[] = [];
+  let sum = 0;
+  for (const code of codes) {
+    if (current.length > 0 && sum + code.scans > pageSize) {
+      groups.push(current);
+      current = [];
+      sum = 0;
+    }
+    current.push(code);
+    sum += code.scans;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+const exportColumns = sql`id, qr_code_id, (extract(epoch from created_at) * 1000000)::bigint as at_us,
+  device, os, browser, destination_url, referrer_host`;
+
+/** One code's scans up to `lastId`, oldest first, `pageSize` per query, walking scans_code_newest backwards. */
+async function* codeScanPages(db: Db, codeId: string, lastId: number, pageSize: number): AsyncGenerator<ExportRow[]> {
+  let after: ExportRow | undefined;
+  for (;;) {
+    const cursor = after
+      ? sql`and (created_at, id) > (timestamptz 'epoch' + (${String(after.at_us)} || ' microseconds')::interval, ${after.id})`
+      : sql``;
+    const { rows } = await sql<ExportRow>`
+      select ${exportColumns} from scans
+      where qr_code_id = ${codeId} and id <= ${lastId} ${cursor}
+      order by created_at, id
+      limit ${pageSize}`.execute(db);
+    if (rows.length > 0) yield rows;
+    if (rows.length < pageSize) return;
+    after = rows[rows.length - 1];
+  }
+}
+
+async function scansOfCodes(db: Db, codeIds: string[], lastId: number, limit: number): Promise<ExportRow[]> {
+  const { rows } = await sql<ExportRow>`
+    select ${exportColumns} from scans
+    where qr_code_id = any(${codeIds}::text[]) and id <= ${lastId}
+    order by qr_code_id, created_at, id
+    limit ${limit}`.execute(db);
+  return rows;
+}
+
+function scanRecord(row: ExportRow, code?: CodeToExport): string {
+  const createdAt = new Date(Math.floor(row.at_us / 1000)).toISOString();
+  const scan = [createdAt, row.device, row.os, row.browser, row.destination_url, row.referrer_host];
+  return csvRow(code ? [code.id, code.name, ...scan] : scan);
+}

@@ -1,0 +1,47 @@
+import type { Selectable } from 'kysely';
+import type { QrCodesTable } from '../db/schema/qr-codes.js';
+import { errors } from '../errors.js';
+import { idPattern } from '../ids.js';
+
+export interface QrCode {
+  id: string;
+  name: string;
+  type: string;
+  slug: string;
+  destinationUrl: string;
+  scanCount: number;
+  active: boolean;
+  createdAt: Date;
+}
+
+/** The columns every read of a code selects, mapped by `toQrCode`. */
+export const codeColumns = ['id', 'name', 'type', 'slug', 'destination_url', 'scan_count', 'active', 'created_at'] as const;
+
+type CodeRow = Pick<Selectable<QrCodesTable>, (typeof codeColumns)[number]>;
+
+export function toQrCode(row: CodeRow): QrCode {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    slug: row.slug,
+    destinationUrl: row.destination_url,
+    scanCount: row.scan_count,
+    active: row.active,
+    createdAt: row.created_at,
+  };
+}
+
+const QR_CODE_ID = idPattern('qr');
+
+export function isCodeId(id: string): boolean {
+  return QR_CODE_ID.test(id);
+}
+
+/**
+ * Any path id that is not even shaped like a code id names no code: 404 without a query (and without sending
+ * PostgreSQL a string it cannot store, such as one with a NUL character).
+ */
+export function assertCodeId(id: string): void {
+  if (!isCodeId(id)) throw errors.notFound();
+}

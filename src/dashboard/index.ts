@@ -1,0 +1,44 @@
+import express, { Router } from 'express';
+import { loadAssets } from './assets.js';
+import type { DashboardDependencies } from './context.js';
+import { dashboardErrorHandler, dashboardNotFound } from './errors.js';
+import { dashboardContext, isDashboardPath, isPublicPath, requireSignedIn } from './middleware.js';
+import { analyticsRoutes } from './routes/analytics-routes.js';
+import { apiWebhooksRoutes } from './routes/api-webhooks-routes.js';
+import { authRoutes } from './routes/auth-routes.js';
+import { codesRoutes } from './routes/codes-routes.js';
+import { peopleRoutes } from './routes/people-routes.js';
+
+export type { DashboardDependencies } from './context.js';
+
+/**
+ * The web dashboard at the site root: server-rendered pages (TSX, escaped by the renderer) enhanced by htmx.
+ * It calls the same services as the API; it never holds an API key. Assets are served from /assets with content
+ * hashes; every other request outside the dashboard's paths passes through untouched (to the API's JSON 404).
+ */
+export function createDashboardRouter(deps: DashboardDependencies): Router {
+  const assets = loadAssets();
+  const dashboard = Router();
+  // Forms are small; file uploads (a later part) get their own parser on their own routes.
+  dashboard.use(express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 200 }));
+  dashboard.use(dashboardContext(deps, assets.urls));
+  // Signing in is checked here once for every page but the public ones, so no route can forget it.
+  dashboard.use((req, res, next) => (isPublicPath(req.path) ? next() : requireSignedIn(req, res, next)));
+  dashboard.use(authRoutes(deps));
+  dashboard.use(peopleRoutes(deps));
+  dashboard.use(codesRoutes(deps));
+  dashboard.use(analyticsRoutes(deps));
+  dashboard.use(apiWebhooksRoutes(deps));
+  dashboard.use(dashboardNotFound);
+  dashboard.use(
+    dashboardErrorHandler(deps.logger, () => ({ session: undefined, csrfToken: '', assets: assets.urls, path: '', siteUrl: deps.config.siteUrl })),
+  );
+
+  const router = Router();
+  router.use(assets.handler);
+  router.use((req, res, next) => {
+    if (isDashboardPath(req.path)) dashboard(req, res, next);
+    else next();
+  });
+  return router;
+}

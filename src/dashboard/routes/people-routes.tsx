@@ -1,0 +1,55 @@
+import { Router } from 'express';
+import { changePasswordAction } from '../actions/account/change-password.js';
+import { showAccount } from '../actions/account/show-account.js';
+import { signOutEverywhere } from '../actions/account/sign-out-everywhere.js';
+import { acceptInvitationAction } from '../actions/people/accept-invitation.js';
+import { changeRole } from '../actions/people/change-role.js';
+import { confirmRemovePerson } from '../actions/people/confirm-remove-person.js';
+import { confirmRevokeInvitation } from '../actions/people/confirm-revoke-invitation.js';
+import { createResetLink } from '../actions/people/create-reset-link.js';
+import { invitePerson } from '../actions/people/invite-person.js';
+import { removePerson } from '../actions/people/remove-person.js';
+import { requestPasswordReset } from '../actions/people/request-password-reset.js';
+import { resetPasswordAction } from '../actions/people/reset-password.js';
+import { revokeInvitationAction } from '../actions/people/revoke-invitation.js';
+import { showInvitation } from '../actions/people/show-invitation.js';
+import { showPasswordResetRequest } from '../actions/people/show-password-reset-request.js';
+import { showPasswordReset } from '../actions/people/show-password-reset.js';
+import { showPeople } from '../actions/people/show-people.js';
+import { showSignup, requireSignupOpen } from '../actions/people/show-signup.js';
+import { signUpAction } from '../actions/people/sign-up.js';
+import type { DashboardDependencies } from '../context.js';
+import { requireOwner } from '../middleware.js';
+
+/** /people, /account, /invitations, /password-reset, /signup — people, invitations, passwords, plan and usage. */
+export function peopleRoutes(deps: DashboardDependencies): Router {
+  const router = Router();
+
+  // Public (see isPublicPath): reached from a link or the sign-in page.
+  router.get('/invitations/:token', showInvitation(deps));
+  router.post('/invitations/:token', acceptInvitationAction(deps));
+  router.get('/password-reset', showPasswordResetRequest(deps));
+  router.post('/password-reset', requestPasswordReset(deps));
+  router.get('/password-reset/:token', showPasswordReset(deps));
+  router.post('/password-reset/:token', resetPasswordAction(deps));
+  router.use('/signup', requireSignupOpen(deps));
+  router.get('/signup', showSignup(deps));
+  router.post('/signup', signUpAction(deps));
+
+  // Any signed-in person.
+  router.get('/account', showAccount(deps));
+  router.post('/account/password', changePasswordAction(deps));
+  router.post('/account/sign-out-everywhere', signOutEverywhere(deps));
+
+  // Owners only: once for the whole section, so no route of it can forget.
+  router.use('/people', requireOwner);
+  router.get('/people', showPeople(deps));
+  router.post('/people/invitations', invitePerson(deps));
+  router.get('/people/invitations/:invitationId/revoke', confirmRevokeInvitation(deps));
+  router.post('/people/invitations/:invitationId/revoke', revokeInvitationAction(deps));
+  router.post('/people/:userId/role', changeRole(deps));
+  router.post('/people/:userId/reset-link', createResetLink(deps));
+  router.get('/people/:userId/remove', confirmRemovePerson(deps));
+  router.post('/people/:userId/remove', removePerson(deps));
+  return router;
+}

@@ -1,0 +1,112 @@
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.js';
+import { INVITATION_LIFETIME_MS } from './invitations.js';
+import { PASSWORD_RESET_LIFETIME_MS } from './password-resets.js';
+
+export interface Mailer {
+  sendInvitation(input: { to: string; url: string; accountName: string; invitedBy?: string }): Promise<void>;
+  sendPasswordReset(input: { to: string; url: string }): Promise<void>;
+  close(): void;
+}
+
+/** The mail server did not take the message; the caller shows the link instead, so nobody is stuck. */
+export class MailError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'MailError';
+  }
+}
+
+/**
+ * Each SMTP phase (connect, greeting, any silence after) gives up after this: the mail is sent while a person waits
+ * for the page, and a dead mail server must cost them seconds, not nodemailer's default minutes.
+ */
+export const SMTP_TIMEOUT_MS = 10_000;
+
+/**
+ * A mailer over SMTP from `SMTP_URL` (`smtp://` with STARTTLS when the server offers it, `smtps://` for TLS from
+ * the first byte; `user:password@` in the URL, percent-encoded), or undefined when SMTP_URL is unset. One connection
+ * per message: invitations and resets are rare, and nothing stays open between them.
+ */
+export function createMailer(
+  config: Pick<Config, 'dashboard'>,
+  options: { timeoutMs?: number } = {},
+): Mailer | undefined {
+  const { smtpUrl, mailFrom } = config.dashboard;
+  if (smtpUrl === undefined) return undefined;
+  const timeoutMs = options.timeoutMs ?? SMTP_TIMEOUT_MS;
+  const transport = nodemailer.createTransport(
+    { url: smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs, dnsTimeout: timeoutMs },
+    { from: mailFrom },
+  );
+  const send = async (message: { to: string; subject: string; text: string; html: string }) => {
+    try {
+      // The phase timeouts reset on every byte; this bounds a server that drips its answers too.
+      await transport.sendMail({ ...message, signal: AbortSignal.timeout(3 * timeoutMs) });
+    } catch (error) {
+      throw new MailError(`The mail server did not take the message: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  };
+  return {
+    sendInvitation: (input) => send({ to: input.to, ...invitationMessage(input) }),
+    sendPasswordReset: (input) => send({ to: input.to, ...passwordResetMessage(input) }),
+    close: () => transport.close(),
+  };
+}
+
+interface MessageBody {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export function invitationMessage(input: { url: string; accountName: string; invitedBy?: string }): MessageBody {
+  const days = Math.round(INVITATION_LIFETIME_MS / 86_400_000);
+  const who = input.invitedBy ? `${input.invitedBy} invited you` : 'You are invited';
+  const lead = `${who} to join ${input.accountName} on qroute.`;
+  const action = `To accept, open this link and choose your password. It works once, within ${days} days:`;
+  const ignore = 'If you did not expect this invitation, you can ignore this email.';
+  return {
+    subject: oneLine(`You are invited to ${input.accountName} on qroute`),
+    text: `${lead}\n\n${action}\n${input.url}\n\n${ignore}\n`,
+    html: html([lead, action, link(input.url, 'Accept the invitation'), ignore]),
+  };
+}
+
+export function passwordResetMessage(input: { url: string }): MessageBody {
+  const minutes = Math.round(PASSWORD_RESET_LIFETIME_MS / 60_000);
+  const lead = 'Someone, hopefully you, asked to reset the password of your qroute account.';
+  const action = `To choose a new password, open this link. It works once, within ${minutes} minutes, and signs you out everywhere:`;
+  const ignore = 'If you did not ask for this, ignore this email: your password stays as it is.';
+  return {
+    subject: 'Reset your qroute password',
+    text: `${lead}\n\n${action}\n${input.url}\n\n${ignore}\n`,
+    html: html([lead, action, link(input.url, 'Choose a new password'), ignore]),
+  };
+}
+
+/** Markup we built ourselves (everything interpolated in it already escaped); plain strings are text. */
+interface Markup {
+  markup: string;
+}
+
+/** Text paragraphs (escaped here) and built markup in a minimal document. */
+function html(blocks: Array<string | Markup>): string {
+  const body = blocks.map((block) => (typeof block === 'string' ? `<p>${escapeHtml(block)}</p>` : block.markup)).join('\n');
+  return `<!doctype html>\n<html><body style="font-family: sans-serif; line-height: 1.5">\n${body}\n</body></html>\n`;
+}
+
+/** The link as a button-like anchor and again as text, for mail clients that strip anchors. */
+function link(url: string, label: string): Markup {
+  const href = escapeHtml(url);
+  return { markup: `<p><a href="${href}">${escapeHtml(label)}</a></p>\n<p style="word-break: break-all">${href}</p>` };
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A header holds one line; an account name never gets to add headers. */
+function oneLine(value: string): string {
+  return value.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
+}

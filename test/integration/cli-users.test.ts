@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/account-service.js';
+import { freePort } from '../../src/net.js';
+import { acceptInvitation, findPendingInvitation } from '../../src/people/invitations.js';
+import { authenticateUser } from '../../src/people/users.js';
+import { runCli, runCliJson } from '../support/cli.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
+
+describe('admin CLI: users', { timeout: 120_000 }, () => {
+  let database: TestDatabase;
+  let catcher: MailCatcher;
+  let env: NodeJS.ProcessEnv;
+  let accountId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    catcher = await startMailCatcher();
+    env = { ...process.env, DATABASE_URL: database.connectionString, SITE_URL: 'https://qr.example.com' };
+    delete env.SMTP_URL;
+    delete env.MAIL_FROM;
+    accountId = (await createAccount(database.db, { name: 'Acme', plan: 'business' })).id;
+  });
+  afterAll(async () => {
+    await catcher?.close();
+    await database?.destroy();
+  });
+
+  it('users invite prints a one-time link for an owner by default; the link lets the person in once', async () => {
+    const printed = await runCliJson(['users', 'invite', '--account', accountId, '--email', ' Ada@Example.com'], env);
+    expect(Object.keys(printed)).toEqual(['id', 'accountId', 'email', 'role', 'url', 'expiresAt']);
+    expect(printed).toMatchObject({ id: expect.stringMatching(/^inv_/), accountId, email: 'ada@example.com', role: 'owner' });
+    expect(printed.url).toMatch(/^https:\/\/qr\.example\.com\/invitations\/[A-Za-z0-9_-]{43}$/);
+    expect(printed.expiresAt).toMatch(ISO_UTC);
+    const days = (Date.parse(printed.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.9);
+    expect(days).toBeLessThanOrEqual(7);
+
+    expect(await findPendingInvitation(database.db, tokenOf(printed.url))).toMatchObject({ accountName: 'Acme', role: 'owner' });
+    const user = await acceptInvitation(database.db, { token: tokenOf(printed.url), password: 'correct horse battery' });
+    expect(await authenticateUser(database.db, { email: 'ada@example.com', password: 'correct horse battery' })).toMatchObject({ id: user.id, role: 'owner' });
+
+    const listed = await runCliJson(['users', 'list', '--account', accountId], env);
+    expect(listed.users).toEqual([{ id: user.id, accountId, email: 'ada@example.com', role: 'owner', createdAt: expect.stringMatching(ISO_UTC) }]);
+    expect(listed.pendingInvitations).toEqual([]);
+  });
+
+  it('users invite --role member, with SMTP_URL set, also emails the link and says so', async () => {
+    const printed = await runCliJson(
+      ['users', 'invite', '--account', accountId, '--email', 'grace@example.com', '--role', 'member'],
+      { ...env, SMTP_URL: catcher.url },
+    );
+    expect(printed).toMatchObject({ email: 'grace@example.com', role: 'member', emailed: true });
+    expect(catcher.mails.map((mail) => mail.to)).toEqual([['grace@example.com']]);
+    expect(catcher.mails[0]!.text).toContain(printed.url);
+    expect(catcher.mails[0]!.subject).toBe('You are invited to Acme on qroute');
+
+    const listed = await runCliJson(['users', 'list', '--account', accountId], env);
+    expect(listed.pendingInvitations).toMatchObject([{ id: printed.id, email: 'grace@example.com', role: 'member', invitedByEmail: null }]);
+  });
+
+  it('users invite still prints the link when the mail server is down, with "emailed": false and a warning', async () => {
+    const result = await runCli(
+      ['users', 'invite', '--account', accountId, '--email', 'linus@example.com'],
+      { ...env, SMTP_URL: `smtp://127.0.0.1:${await freePort()}` },
+    );
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ email: 'linus@example.com', emailed: false, url: expect.stringContaining('/invitations/') });
+    expect(result.stderr).toMatch(/warning: The mail server did not take the message.*hand the link over yourself/);
+  });
+
+  it.each([
+    [['--email', 'x@example.com', '--role', 'admin'], /--role must be owner or member/],
+    [['--email', 'not-an-email'], /Enter an email address/],
+    [['--email', 'ada@example.com'], /already belongs to a qroute user/],
+  ])('users invite %j exits 1 with a message and prints nothing', async (flags, message) => {
+    const result = await runCli(['users', 'invite', '--account', accountId, ...flags], env);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('users invite and list refuse an unknown account', async () => {
+    for (const args of [['users', 'invite', '--account', 'acc_nope', '--email', 'x@example.com'], ['users', 'list', '--account', 'acc_nope']]) {
+      const result = await runCli(args, env);
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr).toMatch(/no account with id acc_nope/);
+    }
+  });
+});
