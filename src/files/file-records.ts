@@ -1,0 +1,70 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/schema/index.js';
+import { idPattern } from '../ids.js';
+import { inTransaction } from '../db/transaction.js';
+
+const FILE_ID = idPattern('fil');
+
+export interface StoredFile {
+  id: string;
+  accountId: string;
+  kind: string;
+  mediaType: string;
+  originalName: string;
+  sizeBytes: number;
+  chunkSize: number;
+  sha256: string;
+  createdAt: Date;
+}
+
+/** A live file by id, of `accountId` when given; undefined for a deleted, unknown or malformed id. */
+export async function findLiveFile(db: Db, fileId: string, accountId?: string): Promise<StoredFile | undefined> {
+  if (!FILE_ID.test(fileId)) return undefined;
+  let query = db.selectFrom('files').selectAll().where('id', '=', fileId).where('deleted_at', 'is', null);
+  if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+  const row = await query.executeTakeFirst();
+  if (row === undefined || row.sha256 === '') return undefined;
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    kind: row.kind,
+    mediaType: row.media_type,
+    originalName: row.original_name,
+    sizeBytes: Number(row.size_bytes),
+    chunkSize: row.chunk_size,
+    sha256: row.sha256,
+    createdAt: row.created_at,
+  };
+}
+
+/** Bytes of the account's live files: what ACCOUNT_STORAGE_MB limits. */
+export async function accountStorageUsed(db: Db, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('files')
+    .select(sql<string>`coalesce(sum(size_bytes), 0)`.as('used'))
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.used);
+}
+
+/**
+ * Deletes a file of the account: its bytes go at once (freeing the account's storage), the row stays marked
+ * deleted so a page that still names it can tell "deleted" from "never existed". False when there was none.
+ */
+export async function deleteFile(db: Db, accountId: string, fileId: string): Promise<boolean> {
+  if (!FILE_ID.test(fileId)) return false;
+  return inTransaction(db, async (trx) => {
+    const marked = await trx
+      .updateTable('files')
+      .set({ deleted_at: sql<Date>`now()` })
+      .where('id', '=', fileId)
+      .where('account_id', '=', accountId)
+      .where('deleted_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (marked === undefined) return false;
+    await trx.deleteFrom('file_chunks').where('file_id', '=', fileId).execute();
+    return true;
+  });
+}

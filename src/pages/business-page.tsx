@@ -1,0 +1,32 @@
+import { type BusinessContent, WEEKDAYS } from '../codes/types/index.js';
+import { PageShell, Paragraph } from './page-shell.js';
+
+const DAY_NAMES = { monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday', sunday: 'Sunday' };
+
+export function BusinessPage({ content: c, accountName }: { content: BusinessContent; accountName: string }) {
+  return (
+    <PageShell title={c.name} accountName={accountName}>
+      <Paragraph text={c.description} />
+      {c.phone && <a class="b" href={`tel:${c.phone.replace(/[^\d+]/g, '')}`}>Call {c.phone}</a>}
+      {c.email && <a class="b" href={`mailto:${c.email}`}>Email {c.email}</a>}
+      {c.website && <a class="b" href={c.website} rel="nofollow noopener">Visit the website</a>}
+      {c.openingHours && (
+        <>
+          <h2>Opening hours</h2>
+          <dl>
+            {WEEKDAYS.map((day) => {
+              const hours = c.openingHours?.[day] ?? [];
+              return (
+                <>
+                  <dt>{DAY_NAMES[day]}</dt>
+                  <dd>{hours.length === 0 ? 'Closed' : hours.map((h) => `${h.opens}–${h.closes}`).join(', ')}</dd>
+                </>
+              );
+            })}
+          </dl>
+        </>
+      )}
+      {c.address && <><h2>Address</h2><Paragraph text={c.address} /></>}
+    </PageShell>
+  );
+}

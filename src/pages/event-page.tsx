@@ -1,0 +1,25 @@
+import type { EventContent } from '../codes/types/index.js';
+import { eventInstant } from './icalendar.js';
+import { PageShell, Paragraph } from './page-shell.js';
+
+function when(written: string, timeZone: string | undefined): string {
+  const zone = timeZone ?? 'UTC';
+  const formatted = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: zone }).format(eventInstant(written, timeZone));
+  return `${formatted} (${zone})`;
+}
+
+export function EventPage({ content: c, accountName, icsHref }: { content: EventContent; accountName: string; icsHref: string }) {
+  return (
+    <PageShell title={c.title} accountName={accountName}>
+      <dl>
+        <dt>Starts</dt>
+        <dd>{when(c.start, c.timezone)}</dd>
+        {c.end && <><dt>Ends</dt><dd>{when(c.end, c.timezone)}</dd></>}
+        {c.location && <><dt>Where</dt><dd class="t">{c.location}</dd></>}
+      </dl>
+      <a class="b" href={icsHref} download="event.ics">Add to calendar</a>
+      <Paragraph text={c.description} />
+      {c.url && <p><a href={c.url} rel="nofollow noopener">More about this event</a></p>}
+    </PageShell>
+  );
+}

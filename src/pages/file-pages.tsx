@@ -1,0 +1,48 @@
+import type { ImagesContent, Mp3Content, PdfContent, VideoContent } from '../codes/types/index.js';
+import { PageShell } from './page-shell.js';
+import { fileUrl } from './page-style.js';
+
+// PDF, IMAGES, MP3 and VIDEO show an uploaded file; the files part serves it (range requests, ETag).
+
+export function PdfPage({ content, accountName }: { content: PdfContent; accountName: string }) {
+  return (
+    <PageShell title={content.title ?? 'Document'} accountName={accountName}>
+      <a class="b" href={fileUrl(content.fileId)}>Open the PDF</a>
+    </PageShell>
+  );
+}
+
+export function ImagesPage({ content, accountName }: { content: ImagesContent; accountName: string }) {
+  const title = content.title ?? 'Images';
+  return (
+    <PageShell title={title} accountName={accountName}>
+      {content.fileIds.map((id, i) => (
+        <p><img src={fileUrl(id)} alt={`${title}, image ${i + 1} of ${content.fileIds.length}`} loading={i > 0 ? 'lazy' : undefined} /></p>
+      ))}
+    </PageShell>
+  );
+}
+
+export function VideoPage({ content, accountName }: { content: VideoContent; accountName: string }) {
+  const title = content.title ?? 'Video';
+  return (
+    <PageShell title={title} accountName={accountName}>
+      {content.fileId ? (
+        <video src={fileUrl(content.fileId)} controls preload="metadata" aria-label={title} />
+      ) : (
+        // A video elsewhere is a link, not an embed: the page itself makes no third-party request.
+        <a class="b" href={content.url} rel="nofollow noopener">Watch the video</a>
+      )}
+    </PageShell>
+  );
+}
+
+export function Mp3Page({ content, accountName }: { content: Mp3Content; accountName: string }) {
+  const title = content.title ?? 'Audio';
+  return (
+    <PageShell title={title} accountName={accountName}>
+      <audio src={fileUrl(content.fileId)} controls preload="metadata" aria-label={title} />
+      <p><a href={fileUrl(content.fileId)}>Download the audio file</a></p>
+    </PageShell>
+  );
+}

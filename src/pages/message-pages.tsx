@@ -1,0 +1,44 @@
+import type { EmailContent, SmsContent, TextContent } from '../codes/types/index.js';
+import { PageShell, Paragraph } from './page-shell.js';
+
+export function TextPage({ content, accountName }: { content: TextContent; accountName: string }) {
+  return (
+    <PageShell title="Message" accountName={accountName}>
+      <Paragraph text={content.text} />
+    </PageShell>
+  );
+}
+
+/** RFC 6068: `to` as it is (the schema allows no specials in it), the header values percent-encoded. */
+export function mailtoHref(c: EmailContent): string {
+  const query = [
+    c.subject !== undefined && `subject=${encodeURIComponent(c.subject)}`,
+    c.body !== undefined && `body=${encodeURIComponent(c.body.replace(/\n/g, '\r\n'))}`,
+  ].filter(Boolean);
+  return `mailto:${c.to}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+}
+
+export function EmailPage({ content, accountName }: { content: EmailContent; accountName: string }) {
+  return (
+    <PageShell title={`Email ${content.to}`} accountName={accountName}>
+      {content.subject && <p>Subject: {content.subject}</p>}
+      <Paragraph text={content.body} />
+      <a class="b" href={mailtoHref(content)}>Write the email</a>
+    </PageShell>
+  );
+}
+
+/** RFC 5724: the number, then `?body=` percent-encoded. */
+export function smsHref(c: SmsContent): string {
+  const number = c.phone.replace(/[^\d+]/g, '');
+  return c.message === undefined ? `sms:${number}` : `sms:${number}?body=${encodeURIComponent(c.message)}`;
+}
+
+export function SmsPage({ content, accountName }: { content: SmsContent; accountName: string }) {
+  return (
+    <PageShell title={`Text ${content.phone}`} accountName={accountName}>
+      <Paragraph text={content.message} />
+      <a class="b" href={smsHref(content)}>Write the text message</a>
+    </PageShell>
+  );
+}

@@ -1,0 +1,20 @@
+import type { SocialMediaContent } from '../codes/types/index.js';
+import { PageShell } from './page-shell.js';
+
+const NETWORK_NAMES: Record<string, string> = {
+  facebook: 'Facebook', instagram: 'Instagram', x: 'X', linkedin: 'LinkedIn', youtube: 'YouTube', tiktok: 'TikTok',
+  pinterest: 'Pinterest', snapchat: 'Snapchat', whatsapp: 'WhatsApp', telegram: 'Telegram', threads: 'Threads',
+  mastodon: 'Mastodon', bluesky: 'Bluesky', github: 'GitHub', other: 'Website',
+};
+
+export function SocialMediaPage({ content, accountName }: { content: SocialMediaContent; accountName: string }) {
+  return (
+    <PageShell title={content.title ?? `Follow ${accountName}`} accountName={accountName}>
+      <ul class="l">
+        {content.links.map((link) => (
+          <li><a class="b" href={link.url} rel="nofollow noopener">{NETWORK_NAMES[link.network] ?? link.network}</a></li>
+        ))}
+      </ul>
+    </PageShell>
+  );
+}

@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import type { Design, DesignProblem, Fill } from './design.js';
+import { prepareDesign, type QrMatrix } from './design-checks.js';
+
+/** The family the frame text asks for; render-png.ts loads DejaVu's files, so resvg finds it on every machine. */
+export const FRAME_FONT_FAMILY = 'DejaVu Sans';
+
+/** The design would not scan; `problems` say why (the same as checkDesign and prepareDesign give). */
+export class DesignRefusedError extends Error {
+  constructor(readonly problems: DesignProblem[]) {
+    super(`design refused: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
+  }
+}
+
+export interface SvgOptions {
+  /** The `width` attribute in pixels; the height follows (a frame makes the image taller than wide). */
+  width?: number;
+}
+
+/** Band under the code for the frame's text, as a fraction of the code's side (quiet zone included). */
+const BAND_HEIGHT = 0.2;
+/** DejaVu Sans Bold's widest common glyphs are ~0.7 em; the text is sized so 30 of them still fit. */
+const GLYPH_WIDTH_EM = 0.7;
+/** Half DejaVu's cap height: the baseline offset that centres capitals in the band. */
+const CAP_CENTRE_EM = 0.36;
+
+/**
+ * A design drawn around `text`'s QR matrix as a self-contained SVG: our own elements only, no external
+ * references (the logo is a data: URL), every text escaped. Coordinates are in modules. Deterministic.
+ * Throws DesignRefusedError for a design that would not scan.
+ */
+export function renderDesignSvg(design: Design, text: string, options: SvgOptions = {}): string {
+  const prepared = prepareDesign(design, text);
+  if (!prepared.ok) throw new DesignRefusedError(prepared.problems);
+  const matrix = prepared.matrix;
+  const n = matrix.size;
+  // Ids unique to this image, so several SVGs inlined in one page do not take each other's gradients.
+  const id = 'qr' + createHash('sha256').update(JSON.stringify(design)).update('\0').update(text).digest('hex').slice(0, 10);
+
+  const codeSide = n + 2 * design.quietZone;
+  const border = design.frame?.style === 'box' ? 1 : 0;
+  const band = design.frame ? codeSide * BAND_HEIGHT : 0;
+  const width = codeSide + 2 * border;
+  // A box's band is its bottom border.
+  const height = border + codeSide + band;
+  const origin = border + design.quietZone;
+
+  const parts: string[] = [];
+  const defs: string[] = [];
+  const fgFill = paint(design.foreground, `${id}-fg`, n, defs);
+
+  if (design.frame?.style === 'box') {
+    // The frame colour everywhere but the code's square, so a transparent code stays transparent inside its box.
+    parts.push(
+      `<path fill="${design.frame.color}" fill-rule="evenodd" d="${roundedRect(0, 0, width, height, [1, 1, 1, 1])}${rect(border, border, codeSide, codeSide)}"/>`,
+    );
+    if (design.background) parts.push(`<rect x="${border}" y="${border}" width="${codeSide}" height="${codeSide}" fill="${design.background}"/>`);
+  } else {
+    if (design.background) parts.push(`<rect width="${width}" height="${height}" fill="${design.background}"/>`);
+    if (design.frame) parts.push(`<path fill="${design.frame.color}" d="${roundedRect(0, codeSide, width, band, [0, 0, 1, 1])}"/>`);
+  }
+
+  parts.push(`<g transform="translate(${origin} ${origin})">`);
+  parts.push(`<path fill="${fgFill}" d="${modulesPath(design, matrix)}"/>`);
+  const frameFill = design.cornerFrame.color ?? fgFill;
+  const dotFill = design.cornerDot.color ?? fgFill;
+  for (const [row, col] of [[0, 0], [0, n - 7], [n - 7, 0]] as const) {
+    parts.push(`<path fill="${frameFill}" fill-rule="evenodd" d="${cornerFramePath(design.cornerFrame.shape, col, row)}"/>`);
+    parts.push(`<path fill="${dotFill}" d="${cornerDotPath(design.cornerDot.shape, col + 2, row + 2)}"/>`);
+  }
+  if (design.logo) {
+    const side = design.logo.size * n;
+    const at = num((n - side) / 2);
+    parts.push(
+      `<image x="${at}" y="${at}" width="${num(side)}" height="${num(side)}" preserveAspectRatio="xMidYMid meet" href="data:image/png;base64,${design.logo.png}"/>`,
+    );
+  }
+  parts.push('</g>');
+
+  if (design.frame) {
+    const chars = Math.max([...design.frame.text].length, 1);
+    const fontSize = Math.min(band * 0.55, (0.9 * width) / (chars * GLYPH_WIDTH_EM));
+    const baseline = border + codeSide + band / 2 + fontSize * CAP_CENTRE_EM;
+    parts.push(
+      `<text x="${num(width / 2)}" y="${num(baseline)}" fill="${design.frame.textColor}" font-family="${FRAME_FONT_FAMILY}, sans-serif" font-weight="bold" font-size="${num(fontSize)}" text-anchor="middle">${escapeXml(design.frame.text)}</text>`,
+    );
+  }
+
+  const pixelWidth = options.width ?? 512;
+  const pixelHeight = num((pixelWidth * height) / width);
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${pixelWidth}" height="${pixelHeight}" viewBox="0 0 ${num(width)} ${num(height)}">` +
+    (defs.length > 0 ? `<defs>${defs.join('')}</defs>` : '') +
+    parts.join('') +
+    '</svg>'
+  );
+}
+
+/** A fill attribute value; gradients span the matrix (in its own coordinates) so modules and corners share one. */
+function paint(fill: Fill, gradientId: string, n: number, defs: string[]): string {
+  if (fill.type === 'solid') return fill.color;
+  const stops = fill.stops.map((s) => `<stop offset="${num(s.offset)}" stop-color="${s.color}"/>`).join('');
+  if (fill.type === 'radial') {
+    // Reaching the corners: half the diagonal.
+    defs.push(`<radialGradient id="${gradientId}" gradientUnits="userSpaceOnUse" cx="${num(n / 2)}" cy="${num(n / 2)}" r="${num((n / 2) * Math.SQRT2)}">${stops}</radialGradient>`);
+  } else {
+    const radians = (fill.angle * Math.PI) / 180;
+    const dx = Math.cos(radians);
+    const dy = Math.sin(radians);
+    // The projection of the square on the gradient's direction, so the first and last stops land on its corners.
+    const half = ((Math.abs(dx) + Math.abs(dy)) * n) / 2;
+    const c = n / 2;
+    defs.push(
+      `<linearGradient id="${gradientId}" gradientUnits="userSpaceOnUse" x1="${num(c - dx * half)}" y1="${num(c - dy * half)}" x2="${num(c + dx * half)}" y2="${num(c + dy * half)}">${stops}</linearGradient>`,
+    );
+  }
+  return `url(#${gradientId})`;
+}
+
+/** Every dark data and timing module (finder patterns are drawn apart), minus those a logo clears. */
+function modulesPath(design: Design, matrix: QrMatrix): string {
+  const n = matrix.size;
+  const dark = (row: number, col: number) => row >= 0 && col >= 0 && row < n && col < n && matrix.get(row, col) === 1;
+  const cleared = clearedArea(design, n);
+  const inFinder = (row: number, col: number) => (row < 7 && col < 7) || (row < 7 && col >= n - 7) || (row >= n - 7 && col < 7);
+  const isCleared = (row: number, col: number) =>
+    cleared !== null && !matrix.isReserved(row, col) && col + 1 > cleared.from && col < cleared.to && row + 1 > cleared.from && row < cleared.to;
+  const drawn = (row: number, col: number) => dark(row, col) && !inFinder(row, col) && !isCleared(row, col);
+
+  const path: string[] = [];
+  for (let row = 0; row < n; row++) {
+    for (let col = 0; col < n; col++) {
+      if (!drawn(row, col)) continue;
+      // Function patterns (timing, alignment, format) stay whole squares: jsQR locates the grid by them, and dotted
+      // alignment patterns cost it codes that ZXing still read.
+      if (design.moduleShape === 'dots' && !matrix.isReserved(row, col)) {
+        // Full-width dots: at radius 0.45 jsQR stopped finding the code at 1024 px (the gaps break its grid).
+        path.push(circle(col + 0.5, row + 0.5, 0.5));
+        continue;
+      }
+      // A corner may be rounded only where both its neighbours are empty, so joined modules stay joined.
+      const up = !drawn(row - 1, col);
+      const down = !drawn(row + 1, col);
+      const left = !drawn(row, col - 1);
+      const right = !drawn(row, col + 1);
+      const free = { tl: up && left, tr: up && right, br: down && right, bl: down && left };
+      const radii = cornerRadii(design.moduleShape, free);
+      path.push(radii.every((r) => r === 0) ? rect(col, row, 1, 1) : roundedRect(col, row, 1, 1, radii));
+    }
+  }
+  return path.join('');
+}
+
+function cornerRadii(shape: Design['moduleShape'], free: { tl: boolean; tr: boolean; br: boolean; bl: boolean }): [number, number, number, number] {
+  switch (shape) {
+    case 'rounded':
+      return [free.tl ? 0.5 : 0, free.tr ? 0.5 : 0, free.br ? 0.5 : 0, free.bl ? 0.5 : 0];
+    case 'classy':
+      return [free.tl ? 0.5 : 0, 0, free.br ? 0.5 : 0, 0];
+    case 'classy-rounded':
+      return [free.tl ? 0.5 : 0, free.tr ? 0.2 : 0, free.br ? 0.5 : 0, free.bl ? 0.2 : 0];
+    default:
+      return [0, 0, 0, 0];
+  }
+}
+
+/** The logo's square plus its margin in module coordinates, when the modules behind it are removed. */
+function clearedArea(design: Design, n: number): { from: number; to: number } | null {
+  if (!design.logo?.clearBehind) return null;
+  const side = design.logo.size * n + 2 * design.logo.margin;
+  return { from: (n - side) / 2, to: (n + side) / 2 };
+}
+
+function cornerFramePath(shape: Design['cornerFrame']['shape'], x: number, y: number): string {
+  switch (shape) {
+    case 'dot':
+      return circle(x + 3.5, y + 3.5, 3.5) + circle(x + 3.5, y + 3.5, 2.5);
+    case 'rounded':
+      return roundedRect(x, y, 7, 7, [2.5, 2.5, 2.5, 2.5]) + roundedRect(x + 1, y + 1, 5, 5, [1.5, 1.5, 1.5, 1.5]);
+    default:
+      return rect(x, y, 7, 7) + rect(x + 1, y + 1, 5, 5);
+  }
+}
+
+function cornerDotPath(shape: Design['cornerDot']['shape'], x: number, y: number): string {
+  switch (shape) {
+    case 'dot':
+      return circle(x + 1.5, y + 1.5, 1.5);
+    case 'rounded':
+      return roundedRect(x, y, 3, 3, [1, 1, 1, 1]);
+    default:
+      return rect(x, y, 3, 3);
+  }
+}
+
+function rect(x: number, y: number, w: number, h: number): string {
+  return `M${num(x)} ${num(y)}h${num(w)}v${num(h)}h${num(-w)}z`;
+}
+
+/** Radii in the order top-left, top-right, bottom-right, bottom-left; drawn clockwise like rect(). */
+function roundedRect(x: number, y: number, w: number, h: number, [tl, tr, br, bl]: [number, number, number, number]): string {
+  const arc = (r: number, toX: number, toY: number) => (r > 0 ? `A${num(r)} ${num(r)} 0 0 1 ${num(toX)} ${num(toY)}` : '');
+  return (
+    `M${num(x + tl)} ${num(y)}H${num(x + w - tr)}${arc(tr, x + w, y + tr)}` +
+    `V${num(y + h - br)}${arc(br, x + w - br, y + h)}` +
+    `H${num(x + bl)}${arc(bl, x, y + h - bl)}` +
+    `V${num(y + tl)}${arc(tl, x + tl, y)}z`
+  );
+}
+
+function circle(cx: number, cy: number, r: number): string {
+  return `M${num(cx - r)} ${num(cy)}a${num(r)} ${num(r)} 0 1 0 ${num(2 * r)} 0a${num(r)} ${num(r)} 0 1 0 ${num(-2 * r)} 0z`;
+}
+
+/** Three decimals are a thousandth of a module: invisible at any size, and the SVG stays small. */
+function num(value: number): string {
+  return String(Math.round(value * 1000) / 1000);
+}
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+}

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { checkDesign, contrastRatio, effectiveErrorCorrection, prepareDesign } from '../../src/qr/design/design-checks.js';
+import { DEFAULT_DESIGN, type Design, parseDesign } from '../../src/qr/design/design.js';
+import { DesignRefusedError, renderDesignSvg } from '../../src/qr/design/render-svg.js';
+
+// The smallest valid PNG header the parser checks: signature, IHDR of 1×1.
+const TINY_PNG = Buffer.from('89504e470d0a1a0a0000000d494844520000000100000001080600000000', 'hex').toString('base64').padEnd(44, 'A');
+
+function design(input: unknown): Design {
+  const parsed = parseDesign(input);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.design;
+}
+
+describe('parseDesign', () => {
+  it('gives the default design for an empty object and normalises colours', () => {
+    expect(design({})).toEqual(DEFAULT_DESIGN);
+    expect(design({ background: '#FfF', foreground: { type: 'solid', color: '#1A2B3C' } })).toMatchObject({
+      background: '#ffffff',
+      foreground: { color: '#1a2b3c' },
+    });
+    expect(design({ background: null }).background).toBeNull();
+  });
+
+  it('accepts a full design', () => {
+    const full = design({
+      foreground: { type: 'linear', angle: 45, stops: [{ offset: 0, color: '#112233' }, { offset: 1, color: '#334455' }] },
+      moduleShape: 'classy-rounded',
+      cornerFrame: { shape: 'dot', color: '#aa0000' },
+      cornerDot: { shape: 'rounded' },
+      logo: { png: TINY_PNG, size: 0.25, margin: 2, clearBehind: false },
+      quietZone: 2,
+      frame: { style: 'box', text: '  Scan me  ', color: '#000000', textColor: '#ffffff' },
+    });
+    expect(full.frame?.text).toBe('Scan me');
+    expect(full.logo).toMatchObject({ size: 0.25, margin: 2, clearBehind: false });
+  });
+
+  it('refuses every wrong field at once, each with its JSON pointer', () => {
+    const parsed = parseDesign({
+      foreground: { type: 'linear', stops: [{ offset: 0.5, color: 'red' }, { offset: 0.2, color: '#000' }], color: '#000' },
+      moduleShape: 'hexagon',
+      quietZone: 11,
+      logo: { png: Buffer.from('GIF89a not a png').toString('base64'), size: 0.31 },
+      frame: { text: 'x'.repeat(31) },
+      colour: '#000000',
+    });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.problems.map((p) => p.path).sort()).toEqual(
+      [
+        '/colour',
+        '/foreground/color',
+        '/foreground/stops/0/color',
+        '/foreground/stops/1/offset',
+        '/frame/text',
+        '/logo/png',
+        '/logo/size',
+        '/moduleShape',
+        '/quietZone',
+      ].sort(),
+    );
+    expect(parsed.problems.find((p) => p.path === '/quietZone')?.message).toBe('must be a whole number from 0 to 10');
+  });
+
+  it('refuses what is not an object', () => {
+    expect(parseDesign('square')).toEqual({ ok: false, problems: [{ path: '/', message: 'must be an object' }] });
+    expect(parseDesign({ foreground: { type: 'radial', stops: [] } })).toMatchObject({ ok: false, problems: [{ path: '/foreground/stops' }] });
+  });
+});
+
+describe('scannability checks', () => {
+  it('measures WCAG contrast', () => {
+    expect(contrastRatio('#000000', '#ffffff')).toBeCloseTo(21, 5);
+    expect(contrastRatio('#949494', '#ffffff')).toBeCloseTo(3.03, 2);
+  });
+
+  it('refuses a foreground below 3:1, naming the colour and the ratio', () => {
+    expect(checkDesign(design({ foreground: { type: 'solid', color: '#a0a0a0' } }))).toEqual([
+      { path: '/foreground/color', message: 'contrast with the background is 2.61:1; scanners need at least 3:1' },
+    ]);
+    expect(checkDesign(design({ foreground: { type: 'solid', color: '#949494' } }))).toEqual([]);
+  });
+
+  it('checks every gradient stop and corner colour, not only the darkest', () => {
+    const gradient = design({
+      foreground: { type: 'radial', stops: [{ offset: 0, color: '#000000' }, { offset: 1, color: '#cccccc' }] },
+      cornerDot: { color: '#eeeeee' },
+    });
+    expect(checkDesign(gradient).map((p) => p.path)).toEqual(['/foreground/stops/1/color', '/cornerDot/color']);
+  });
+
+  it('checks a transparent code as printed on white', () => {
+    expect(checkDesign(design({ background: null, foreground: { type: 'solid', color: '#dddddd' } })).map((p) => p.path)).toEqual(['/foreground/color']);
+  });
+
+  it('refuses an inverted code unless confirmed', () => {
+    const inverted = { foreground: { type: 'solid', color: '#ffffff' }, background: '#000000' };
+    expect(checkDesign(design(inverted))).toEqual([
+      { path: '/confirmInverted', message: expect.stringContaining('inverted') },
+    ]);
+    expect(checkDesign(design({ ...inverted, confirmInverted: true }))).toEqual([]);
+    expect(() => renderDesignSvg(design(inverted), 'HTTPS://X.EXAMPLE/R/A')).toThrow(DesignRefusedError);
+  });
+
+  it('refuses colours on both sides of the background, since the gradient passes through it', () => {
+    const mixed = design({
+      background: '#777777',
+      foreground: { type: 'linear', angle: 0, stops: [{ offset: 0, color: '#000000' }, { offset: 1, color: '#ffffff' }] },
+      confirmInverted: true,
+    });
+    expect(checkDesign(mixed).map((p) => p.path)).toContain('/foreground');
+  });
+
+  it('refuses frame text that cannot be read on its band', () => {
+    expect(checkDesign(design({ frame: { text: 'Scan me', color: '#ffffff', textColor: '#eeeeee' } })).map((p) => p.path)).toEqual(['/frame/textColor']);
+    expect(checkDesign(design({ quietZone: 1, frame: { text: 'Scan me' } })).map((p) => p.path)).toEqual(['/quietZone']);
+  });
+
+  it('raises error correction to Q for a logo up to 0.2 and to H above, never lowers it', () => {
+    expect(effectiveErrorCorrection(design({}))).toBe('M');
+    expect(effectiveErrorCorrection(design({ logo: { png: TINY_PNG, size: 0.2 } }))).toBe('Q');
+    expect(effectiveErrorCorrection(design({ logo: { png: TINY_PNG, size: 0.21 } }))).toBe('H');
+    expect(effectiveErrorCorrection(design({ errorCorrection: 'H', logo: { png: TINY_PNG, size: 0.1 } }))).toBe('H');
+    const prepared = prepareDesign(design({ logo: { png: TINY_PNG, size: 0.3 } }), 'HTTPS://X.EXAMPLE/R/A');
+    expect(prepared).toMatchObject({ ok: true, errorCorrection: 'H' });
+  });
+
+  it('refuses a logo whose margin makes it cover too much of a small code', () => {
+    const prepared = prepareDesign(design({ logo: { png: TINY_PNG, size: 0.3, margin: 4 } }), 'HTTPS://X.EXAMPLE/R/A');
+    expect(prepared).toMatchObject({ ok: false, problems: [{ path: '/logo' }] });
+  });
+});
+
+describe('renderDesignSvg', () => {
+  it('escapes the frame text and refers to nothing outside the image', () => {
+    const svg = renderDesignSvg(design({ frame: { text: '<script>&"\'' } }), 'HTTPS://X.EXAMPLE/R/A');
+    expect(svg).toContain('&lt;script&gt;&amp;&quot;&apos;');
+    expect(svg).not.toContain('<script');
+    expect(svg.match(/(?:href|url)\(?="?[^#d"][^"]*/g) ?? []).toEqual([]);
+    expect(new Set(svg.match(/<[a-zA-Z]+/g))).toEqual(new Set(['<svg', '<rect', '<path', '<g', '<text']));
+  });
+
+  it('renders the same bytes for the same design and text', () => {
+    const d = design({ moduleShape: 'dots', foreground: { type: 'radial', stops: [{ offset: 0, color: '#000000' }, { offset: 1, color: '#333333' }] } });
+    expect(renderDesignSvg(d, 'HTTPS://X.EXAMPLE/R/A')).toBe(renderDesignSvg(d, 'HTTPS://X.EXAMPLE/R/A'));
+  });
+});
