@@ -12,6 +12,7 @@ import * as scanHourlyWithoutCodeKey from './20261123T1700-scan-hourly-without-c
 import * as scanHourlyByHour from './20261123T1800-scan-hourly-by-hour.js';
 import * as codeContent from './20261123T1900-code-content.js';
 import * as files from './20261123T1950-files.js';
+import * as designsImportsBranding from './20261123T2000-designs-imports-branding.js';
 
 /** Every migration, listed explicitly in order, so a build never depends on reading a directory at run time. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '20261123T1800-scan-hourly-by-hour': scanHourlyByHour,
   '20261123T1900-code-content': codeContent,
   '20261123T1950-files': files,
+  '20261123T2000-designs-imports-branding': designsImportsBranding,
 };
 
 export const migrationProvider: MigrationProvider = {

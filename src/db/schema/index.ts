@@ -1,7 +1,9 @@
 import type { Kysely, Transaction as KyselyTransaction } from 'kysely';
 import type { AccountsTable } from './accounts.js';
 import type { ApiKeysTable } from './api-keys.js';
+import type { DesignTemplatesTable } from './design-templates.js';
 import type { FileChunksTable, FilesTable } from './files.js';
+import type { ImportRowsTable, ImportsTable } from './imports.js';
 import type { IdempotencyKeysTable } from './idempotency-keys.js';
 import type {
   InvitationsTable,
@@ -40,6 +42,9 @@ export interface DatabaseSchema {
   scan_rollup_state: ScanRollupStateTable;
   files: FilesTable;
   file_chunks: FileChunksTable;
+  design_templates: DesignTemplatesTable;
+  imports: ImportsTable;
+  import_rows: ImportRowsTable;
 }
 
 /** The database handle services take: the pool, or a transaction the caller opened. */

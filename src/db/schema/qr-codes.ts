@@ -10,6 +10,11 @@ export interface QrCodesTable {
   destination_url: string;
   /** The type's content (src/codes/types/); null for URL codes made through the API. */
   content: ColumnType<unknown, unknown, unknown> | null;
+  /** The code's own design (src/qr/design/); null follows `design_template_id`, or else the default design. */
+  design: ColumnType<unknown, unknown, unknown> | null;
+  design_template_id: string | null;
+  /** The bulk import's idempotency key, unique among the account's live codes. */
+  external_id: string | null;
   active: Generated<boolean>;
   scan_count: Generated<number>;
   bot_scan_count: Generated<number>;
