@@ -26,12 +26,25 @@ export function anonymousCsrfToken(secret: string): string {
   return createHmac('sha256', secret).update('qroute anonymous csrf v1').digest('base64url');
 }
 
-/** The token a request presents, from the form body or the header. */
+/**
+ * The token a request presents, from the form body, the header, or for a file upload the query string: a
+ * multipart body is read by its own route (src/dashboard/multipart.ts) after this check, and a plain HTML form
+ * cannot set a header, so upload forms carry it in their `action` (see `uploadAction`). The token is bound to the
+ * session and never leaves the site (Referrer-Policy same-origin), and the Origin check applies as to any form.
+ */
 export function presentedCsrfToken(req: Request): string | undefined {
   const fromBody = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
   if (typeof fromBody === 'string') return fromBody;
   const fromHeader = req.headers[CSRF_HEADER];
-  return typeof fromHeader === 'string' ? fromHeader : undefined;
+  if (typeof fromHeader === 'string') return fromHeader;
+  if (!req.is('multipart/form-data')) return undefined;
+  const fromQuery = new URLSearchParams(req.originalUrl.split('?')[1] ?? '').get(CSRF_FIELD);
+  return fromQuery ?? undefined;
+}
+
+/** An upload form's `action`: its path with the CSRF token (see `presentedCsrfToken`). */
+export function uploadAction(path: string, csrfToken: string): string {
+  return `${path}${path.includes('?') ? '&' : '?'}${CSRF_FIELD}=${encodeURIComponent(csrfToken)}`;
 }
 
 /** Constant-time comparison; a missing or differently sized token is simply wrong. */

@@ -6,7 +6,10 @@ import { dashboardContext, isDashboardPath, isPublicPath, requireSignedIn } from
 import { analyticsRoutes } from './routes/analytics-routes.js';
 import { apiWebhooksRoutes } from './routes/api-webhooks-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { brandingRoutes } from './routes/branding-routes.js';
 import { codesRoutes } from './routes/codes-routes.js';
+import { designsRoutes } from './routes/designs-routes.js';
+import { importsRoutes } from './routes/imports-routes.js';
 import { peopleRoutes } from './routes/people-routes.js';
 
 export type { DashboardDependencies } from './context.js';
@@ -27,8 +30,11 @@ export function createDashboardRouter(deps: DashboardDependencies): Router {
   dashboard.use(authRoutes(deps));
   dashboard.use(peopleRoutes(deps));
   dashboard.use(codesRoutes(deps));
+  dashboard.use(designsRoutes(deps));
+  dashboard.use(importsRoutes(deps));
   dashboard.use(analyticsRoutes(deps));
   dashboard.use(apiWebhooksRoutes(deps));
+  dashboard.use(brandingRoutes(deps));
   dashboard.use(dashboardNotFound);
   dashboard.use(
     dashboardErrorHandler(deps.logger, () => ({ session: undefined, csrfToken: '', assets: assets.urls, path: '', siteUrl: deps.config.siteUrl })),

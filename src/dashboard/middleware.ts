@@ -22,6 +22,8 @@ export const DASHBOARD_SEGMENTS = new Set([
   'login',
   'logout',
   'codes',
+  'designs',
+  'imports',
   'analytics',
   'api-and-webhooks',
   'people',
