@@ -1,6 +1,7 @@
 import type { Db } from '../db/schema/index.js';
 import { parseCodeName } from './code-input.js';
 import type { Actor } from './destination-history.js';
+import { checkFileReferences } from './file-references.js';
 import { createQrCode, type QrCode } from './qr-code-service.js';
 import { type AppContent, CODE_TYPES, type CodeTypeName, type ContentProblem, type FacebookContent, type UrlContent } from './types/index.js';
 
@@ -22,6 +23,8 @@ export async function createTypedCode(
   const parsed = CODE_TYPES[input.type].parse(input.content);
   if (!parsed.ok) problems.push(...parsed.problems.map((p) => ({ path: `/content${p.path}`, message: p.message })));
   if (!name.ok || !parsed.ok) return { ok: false, problems };
+  problems.push(...(await checkFileReferences(db, input.accountId, input.type, parsed.content)));
+  if (problems.length > 0) return { ok: false, problems };
   const { code } = await createQrCode(db, {
     accountId: input.accountId,
     name: name.name,

@@ -5,7 +5,9 @@ import { CODE_TYPE_NAMES, type CodeTypeName } from '../../src/codes/types/index.
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
-import { VALID } from '../support/code-type-examples.js';
+import { storedExample } from '../support/code-type-examples.js';
+import { pdf, png, storeSampleFile } from '../support/sample-files.js';
+import { deleteFile } from '../../src/files/file-records.js';
 
 const ANDROID_CHROME = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -26,7 +28,8 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-async function create(type: CodeTypeName, content: unknown = VALID[type]) {
+async function create(type: CodeTypeName, given?: unknown) {
+  const content = given ?? (await storedExample(database.db, owner.accountId, type));
   const result = await createTypedCode(database.db, {
     accountId: owner.accountId, name: `A ${type} code`, type, content, siteUrl: app.config.siteUrl, actor: { kind: 'api_key', apiKeyId: owner.keyId },
   });
@@ -48,7 +51,7 @@ async function counts(codeId: string) {
 const PAGES: Partial<Record<CodeTypeName, [string, string]>> = {
   VCARD_PLUS: ['text/html', 'Save contact'],
   CONTACT: ['text/vcard', 'FN:Ada Lovelace'],
-  PDF: ['text/html', '/files/fil_pdf'],
+  PDF: ['text/html', 'Open the PDF'],
   IMAGES: ['text/html', 'Gallery, image 2 of 2'],
   VIDEO: ['text/html', 'https://video.example/v/1'],
   MP3: ['text/html', '<audio'],
@@ -166,5 +169,30 @@ describe('typed codes in the API', () => {
       accountId: owner.accountId, name: ' ', type: 'WIFI', content: { ssid: 'x', security: 'WPA' }, siteUrl: 'https://qr.test', actor: { kind: 'api_key', apiKeyId: owner.keyId },
     });
     expect(result).toEqual({ ok: false, problems: [{ path: '/name', message: 'must not be blank' }, { path: '/content/password', message: 'is required for a secured network' }] });
+  });
+});
+
+describe('files a code names', () => {
+  it("refuses another account's file, a deleted file and a file of the wrong kind, naming the field", async () => {
+    const stranger = await createTestAccount(database.db, app);
+    const theirs = await storeSampleFile(database.db, stranger.accountId, 'pdf', 'theirs.pdf', pdf());
+    const deleted = await storeSampleFile(database.db, owner.accountId, 'pdf', 'old.pdf', pdf());
+    await deleteFile(database.db, owner.accountId, deleted.id);
+    const picture = await storeSampleFile(database.db, owner.accountId, 'image', 'a.png', png());
+    const attempt = (type: CodeTypeName, content: unknown) =>
+      createTypedCode(database.db, { accountId: owner.accountId, name: 'Refused', type, content, siteUrl: app.config.siteUrl, actor: { kind: 'api_key', apiKeyId: owner.keyId } });
+
+    for (const [content, message] of [
+      [{ fileId: theirs.id }, 'is not a file of this account (it may have been deleted)'],
+      [{ fileId: deleted.id }, 'is not a file of this account (it may have been deleted)'],
+      [{ fileId: picture.id }, 'is an image file, not pdf'],
+    ] as const) {
+      expect(await attempt('PDF', content)).toEqual({ ok: false, problems: [{ path: '/content/fileId', message }] });
+    }
+    expect(await attempt('IMAGES', { fileIds: [picture.id, theirs.id] })).toEqual({
+      ok: false, problems: [{ path: '/content/fileIds/1', message: 'is not a file of this account (it may have been deleted)' }],
+    });
+    const codes = await database.db.selectFrom('qr_codes').select('id').where('account_id', '=', owner.accountId).where('name', '=', 'Refused').execute();
+    expect(codes).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { serveFile } from '../../src/files/serve-file.js';
 import { type FileLimits, storeFile } from '../../src/files/store-file.js';
 import type { FileKind } from '../../src/db/schema/files.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { ftyp, mp3, pdf, png, streamedMp4 } from '../support/sample-files.js';
 
 const MB = 1024 * 1024;
 const LIMITS: FileLimits = { maxFileBytes: 50 * MB, accountStorageBytes: 500 * MB };
@@ -52,41 +53,6 @@ async function rejection(promise: Promise<unknown>): Promise<FileRejectedError> 
   );
   expect(error).toBeInstanceOf(FileRejectedError);
   return error as FileRejectedError;
-}
-
-function png(width = 4, height = 4, rgba: [number, number, number, number] = [255, 0, 0, 255]): Buffer {
-  const image = new PNG({ width, height });
-  for (let i = 0; i < image.data.length; i += 4) image.data.set(rgba, i);
-  return PNG.sync.write(image);
-}
-const pdf = () => Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
-function mp3(): Buffer {
-  // Three MPEG-1 Layer III frame headers (128 kbit/s, 44.1 kHz): 417 bytes a frame.
-  const bytes = Buffer.alloc(417 * 3);
-  for (let i = 0; i < 3; i++) bytes.set([0xff, 0xfb, 0x90, 0x64], i * 417);
-  return bytes;
-}
-function ftyp(brand: string): Buffer {
-  const box = Buffer.alloc(32);
-  box.writeUInt32BE(32, 0);
-  box.write('ftyp', 4);
-  box.write(brand, 8);
-  box.write(brand, 16);
-  return box;
-}
-/** An MP4 header followed by `size` random bytes, generated as it is read (the test never holds it whole). */
-function streamedMp4(size: number): Readable {
-  let left = size;
-  return Readable.from(
-    (function* () {
-      yield ftyp('isom');
-      while (left > 0) {
-        const n = Math.min(64 * 1024, left);
-        left -= n;
-        yield randomBytes(n);
-      }
-    })(),
-  );
 }
 
 describe('storing files checked by content', () => {

@@ -1,4 +1,7 @@
 import type { CodeTypeName } from '../../src/codes/types/index.js';
+import type { FileKind } from '../../src/db/schema/files.js';
+import type { Db } from '../../src/db/schema/index.js';
+import { mp3, pdf, png, storeSampleFile } from './sample-files.js';
 
 /** One valid example per type; the unit and integration tests both use it. */
 export const VALID: Record<CodeTypeName, unknown> = {
@@ -21,3 +24,29 @@ export const VALID: Record<CodeTypeName, unknown> = {
   WIFI: { ssid: 'Cafe', password: 'secret123', security: 'WPA', hidden: false },
 };
 
+
+/**
+ * VALID[type] with its file ids replaced by real files stored for the account, since a code may only name live
+ * files of its own account (src/codes/file-references.ts).
+ */
+export async function storedExample(db: Db, accountId: string, type: CodeTypeName): Promise<unknown> {
+  const content = structuredClone(VALID[type]) as Record<string, unknown>;
+  const store = async (kind: FileKind, name: string, bytes: Buffer) => (await storeSampleFile(db, accountId, kind, name, bytes)).id;
+  switch (type) {
+    case 'PDF':
+      content.fileId = await store('pdf', 'menu.pdf', pdf());
+      break;
+    case 'MP3':
+      content.fileId = await store('audio', 'song.mp3', mp3());
+      break;
+    case 'IMAGES':
+      content.fileIds = [await store('image', 'a.png', png()), await store('image', 'b.png', png())];
+      break;
+    case 'VCARD_PLUS':
+      content.photoFileId = await store('image', 'ada.png', png());
+      break;
+    default:
+      break;
+  }
+  return content;
+}
