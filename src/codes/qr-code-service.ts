@@ -39,6 +39,10 @@ export async function createQrCode(
     idempotencyKey?: string;
     /** For the dashboard's typed codes: content already parsed by the type's schema (src/codes/types/). */
     typed?: { type: CodeTypeName; content: unknown };
+    /** The bulk import's key for the row (1–200 characters): unique among the account's live codes. */
+    externalId?: string;
+    /** A saved design of the same account that the code follows. */
+    designTemplateId?: string;
   },
 ): Promise<{ code: QrCode; replayed: boolean }> {
   return inTransaction(db, async (trx) => {
@@ -57,11 +61,21 @@ export async function createQrCode(
       .where('id', '=', accountId)
       .forUpdate()
       .executeTakeFirstOrThrow();
+    // Under the same lock every create of the account takes, so checking first cannot race another create; the
+    // unique index stays the backstop. Checked before the limit: an existing code is "skipped", not "over limit".
+    if (input.externalId !== undefined) await assertExternalIdFree(trx, accountId, input.externalId);
     const limit = codeLimitOf(account);
     if (account.code_count >= limit) throw errors.planLimitReached(limit, account.code_count);
     await trx.updateTable('accounts').set({ code_count: sql`code_count + 1` }).where('id', '=', accountId).execute();
 
-    const code = await insertWithFreshSlug(trx, { accountId, name: input.name, destinationUrl: input.destinationUrl, typed: input.typed });
+    const code = await insertWithFreshSlug(trx, {
+      accountId,
+      name: input.name,
+      destinationUrl: input.destinationUrl,
+      typed: input.typed,
+      externalId: input.externalId,
+      designTemplateId: input.designTemplateId,
+    });
     await recordDestinationChange(trx, { codeId: code.id, previousUrl: null, newUrl: code.destinationUrl, actor: input.actor });
     if (idempotencyKey !== undefined) {
       await storeIdempotentResponse(trx, { accountId, key: idempotencyKey, status: 201, body: code });
@@ -70,9 +84,34 @@ export async function createQrCode(
   });
 }
 
+/** A live code of the account already has this externalId: the import marks the row skipped, never a duplicate. */
+export class ExternalIdTakenError extends Error {
+  constructor(readonly externalId: string) {
+    super(`a live code already has externalId ${JSON.stringify(externalId)}`);
+  }
+}
+
+async function assertExternalIdFree(trx: Db, accountId: string, externalId: string): Promise<void> {
+  const existing = await trx
+    .selectFrom('qr_codes')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('external_id', '=', externalId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (existing) throw new ExternalIdTakenError(externalId);
+}
+
 async function insertWithFreshSlug(
   trx: Db,
-  input: { accountId: string; name: string; destinationUrl: string | ((slug: string) => string); typed?: { type: CodeTypeName; content: unknown } },
+  input: {
+    accountId: string;
+    name: string;
+    destinationUrl: string | ((slug: string) => string);
+    typed?: { type: CodeTypeName; content: unknown };
+    externalId?: string;
+    designTemplateId?: string;
+  },
 ): Promise<QrCode> {
   // One instant for both, so `createdAt` order and id order agree.
   const micros = nowMicros();
@@ -88,6 +127,8 @@ async function insertWithFreshSlug(
         slug,
         destination_url: typeof input.destinationUrl === 'string' ? input.destinationUrl : input.destinationUrl(slug),
         ...(input.typed && { type: input.typed.type, content: JSON.stringify(input.typed.content) }),
+        ...(input.externalId !== undefined && { external_id: input.externalId }),
+        ...(input.designTemplateId !== undefined && { design_template_id: input.designTemplateId }),
         created_at: now,
         updated_at: now,
       })

@@ -15,7 +15,18 @@ export type TypedCodeResult = { ok: true; code: QrCode } | { ok: false; problems
  */
 export async function createTypedCode(
   db: Db,
-  input: { accountId: string; name: string; type: CodeTypeName; content: unknown; actor: Actor; siteUrl: string },
+  input: {
+    accountId: string;
+    name: string;
+    type: CodeTypeName;
+    content: unknown;
+    actor: Actor;
+    siteUrl: string;
+    /** The import's key for the row; a live code with it already makes this throw ExternalIdTakenError. */
+    externalId?: string;
+    /** A saved design (design_templates) of the same account. */
+    designTemplateId?: string;
+  },
 ): Promise<TypedCodeResult> {
   const problems: ContentProblem[] = [];
   const name = parseCodeName(input.name);
@@ -31,6 +42,8 @@ export async function createTypedCode(
     destinationUrl: destinationOf(input.type, parsed.content, input.siteUrl),
     actor: input.actor,
     typed: { type: input.type, content: parsed.content },
+    externalId: input.externalId,
+    designTemplateId: input.designTemplateId,
   });
   return { ok: true, code };
 }

@@ -1,0 +1,176 @@
+import { parseCodeName } from '../codes/code-input.js';
+import { checkFileReferences } from '../codes/file-references.js';
+import { CODE_TYPE_NAMES, CODE_TYPES, type CodeTypeName, isCodeTypeName } from '../codes/types/index.js';
+import type { Db } from '../db/schema/index.js';
+import type { ImportRowStatus } from '../db/schema/imports.js';
+import { newId } from '../ids.js';
+import { ALL_COLUMNS, type CellProblem, columnOfProblem, contentFromCells } from './columns.js';
+import { readCsv } from './read-csv.js';
+import type { RowInput } from './import-rows.js';
+
+/** The database's bound on `qr_codes.external_id` (characters). */
+export const MAX_EXTERNAL_ID_LENGTH = 200;
+const INSERT_CHUNK = 500;
+
+export type CheckResult = { ok: true; importId: string } | { ok: false; message: string };
+
+interface CheckedRow {
+  line: number;
+  status: ImportRowStatus;
+  input: RowInput;
+  problems: CellProblem[];
+}
+
+/**
+ * The dry run: reads the file, checks every row exactly as creating it would (the type's schema, the name rule,
+ * file references, the design template, externalId), and stores the import as `checked` with every row and its
+ * problems. Nothing is created. A file that cannot be read at all (not UTF-8, not CSV, unknown columns, too many
+ * rows) is refused with one sentence and nothing is stored.
+ */
+export async function checkImport(
+  db: Db,
+  input: { accountId: string; userId: string; fileName: string; bytes: Buffer },
+): Promise<CheckResult> {
+  const csv = readCsv(input.bytes);
+  if (!csv.ok) return csv;
+  const headerProblem = checkHeader(csv.header);
+  if (headerProblem) return { ok: false, message: headerProblem };
+
+  const templates = await templateIds(db, input.accountId);
+  const rows: CheckedRow[] = [];
+  for (const { line, cells } of csv.rows) rows.push(await checkRow(db, input.accountId, templates, csv.header, line, cells));
+  markDuplicateExternalIds(rows);
+  await markExisting(db, input.accountId, rows);
+
+  const importId = newId('imp');
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('imports')
+      .values({ id: importId, account_id: input.accountId, created_by_user_id: input.userId, file_name: input.fileName.slice(0, 200), status: 'checked', row_count: rows.length })
+      .execute();
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await trx
+        .insertInto('import_rows')
+        .values(
+          rows.slice(i, i + INSERT_CHUNK).map((row) => ({
+            import_id: importId,
+            line: row.line,
+            status: row.status,
+            input: JSON.stringify(row.input),
+            problems: row.problems.length > 0 ? JSON.stringify(row.problems) : null,
+          })),
+        )
+        .execute();
+    }
+  });
+  return { ok: true, importId };
+}
+
+function checkHeader(header: string[]): string | undefined {
+  const known = new Set(ALL_COLUMNS);
+  const unknown = header.filter((column) => column !== '' && !known.has(column));
+  if (unknown.length > 0) {
+    return `The header has column${unknown.length === 1 ? '' : 's'} this import does not know: ${unknown.map((c) => `"${c}"`).join(', ')}. ` +
+      'Column names are case-sensitive; download a template to see the columns of each type.';
+  }
+  const seen = new Set<string>();
+  for (const column of header) {
+    if (column !== '' && seen.has(column)) return `The header has the column "${column}" twice.`;
+    seen.add(column);
+  }
+  const missing = ['type', 'name'].filter((column) => !seen.has(column));
+  if (missing.length > 0) return `The header needs the column${missing.length === 1 ? '' : 's'} ${missing.map((c) => `"${c}"`).join(' and ')}.`;
+  return undefined;
+}
+
+async function templateIds(db: Db, accountId: string): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('design_templates').select(['id', 'name']).where('account_id', '=', accountId).execute();
+  // Names are unique per account case-insensitively, as the index says.
+  return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
+}
+
+async function checkRow(db: Db, accountId: string, templates: Map<string, string>, header: string[], line: number, row: string[]): Promise<CheckedRow> {
+  const problems: CellProblem[] = [];
+  const cells = new Map<string, string>();
+  header.forEach((column, i) => {
+    if (column !== '') cells.set(column, row[i] ?? '');
+  });
+  if (row.length > header.length && row.slice(header.length).some((cell) => cell.trim() !== '')) {
+    problems.push({ field: 'row', message: `has ${row.length} cells but the header has ${header.length} columns` });
+  }
+  const rawType = (cells.get('type') ?? '').trim();
+  const type = rawType.toUpperCase();
+  const name = cells.get('name') ?? '';
+  const externalId = (cells.get('externalId') ?? '').trim();
+  const design = (cells.get('design') ?? '').trim();
+  const input: RowInput = { type: rawType, name, ...(externalId !== '' && { externalId }), ...(design !== '' && { design }) };
+
+  const parsedName = parseCodeName(name);
+  if (!parsedName.ok) problems.push({ field: 'name', message: parsedName.message });
+  if ([...externalId].length > MAX_EXTERNAL_ID_LENGTH) problems.push({ field: 'externalId', message: `must be at most ${MAX_EXTERNAL_ID_LENGTH} characters` });
+  if (design !== '') {
+    const id = templates.get(design.toLowerCase());
+    if (id === undefined) problems.push({ field: 'design', message: `names no saved design of this account ("${design}")` });
+    else input.designTemplateId = id;
+  }
+  if (!isCodeTypeName(type)) {
+    problems.push({ field: 'type', message: rawType === '' ? 'is required' : `must be one of ${CODE_TYPE_NAMES.join(', ')}` });
+    return { line, status: 'invalid', input, problems };
+  }
+  input.type = type;
+  const cellsResult = contentFromCells(type, cells);
+  problems.push(...cellsResult.problems);
+  if (cellsResult.problems.length === 0) {
+    const parsed = CODE_TYPES[type].parse(cellsResult.content);
+    if (!parsed.ok) {
+      problems.push(...parsed.problems.map((p) => located(type, `/content${p.path}`, p.message, cellsResult.origins)));
+    } else {
+      input.content = parsed.content;
+      const files = await checkFileReferences(db, accountId, type, parsed.content);
+      problems.push(...files.map((p) => located(type, p.path, p.message, cellsResult.origins)));
+    }
+  }
+  if (parsedName.ok) input.name = parsedName.name;
+  return { line, status: problems.length > 0 ? 'invalid' : 'pending', input, problems };
+}
+
+function located(type: CodeTypeName, path: string, message: string, origins: Parameters<typeof columnOfProblem>[2]): CellProblem {
+  return { field: columnOfProblem(type, path, origins), message };
+}
+
+/** Every line sharing an externalId is refused, naming the others: which one was meant is for the person to say. */
+function markDuplicateExternalIds(rows: CheckedRow[]): void {
+  const lines = new Map<string, number[]>();
+  for (const row of rows) {
+    if (row.input.externalId !== undefined) lines.set(row.input.externalId, [...(lines.get(row.input.externalId) ?? []), row.line]);
+  }
+  for (const row of rows) {
+    const shared = row.input.externalId === undefined ? [] : lines.get(row.input.externalId)!;
+    if (shared.length < 2) continue;
+    const others = shared.filter((line) => line !== row.line);
+    row.problems.push({ field: 'externalId', message: `"${row.input.externalId}" is also on line${others.length === 1 ? '' : 's'} ${others.join(', ')}; each externalId may appear once` });
+    row.status = 'invalid';
+  }
+}
+
+/** Rows whose externalId already names a live code of the account will be skipped: importing a file twice is a no-op. */
+async function markExisting(db: Db, accountId: string, rows: CheckedRow[]): Promise<void> {
+  const candidates = rows.filter((row) => row.status === 'pending' && row.input.externalId !== undefined);
+  const existing = new Set<string>();
+  for (let i = 0; i < candidates.length; i += 1000) {
+    const ids = candidates.slice(i, i + 1000).map((row) => row.input.externalId!);
+    const found = await db
+      .selectFrom('qr_codes')
+      .select('external_id')
+      .where('account_id', '=', accountId)
+      .where('deleted_at', 'is', null)
+      .where('external_id', 'in', ids)
+      .execute();
+    for (const row of found) existing.add(row.external_id!);
+  }
+  for (const row of candidates) {
+    if (!existing.has(row.input.externalId!)) continue;
+    row.status = 'skipped';
+    row.problems.push({ field: 'externalId', message: 'a code with this externalId exists; this row will be skipped' });
+  }
+}

@@ -1,0 +1,77 @@
+import { parse } from 'csv-parse/sync';
+
+/** Rows a file may have (besides its header): the issue's limit. */
+export const MAX_IMPORT_ROWS = 10_000;
+/** Bytes a file may have: 10,000 rows of even a full VCARD_PLUS fit with room to spare. */
+export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
+
+export interface CsvRow {
+  /** As a spreadsheet numbers it: the header is line 1, the first data row line 2 (a quoted cell may span lines). */
+  line: number;
+  cells: string[];
+}
+
+export type CsvReadResult = { ok: true; header: string[]; rows: CsvRow[] } | { ok: false; message: string };
+
+/**
+ * Reads an uploaded CSV as Excel and other spreadsheets write it: comma or semicolon separated (whichever the
+ * header line uses; Excel in many European locales writes semicolons), UTF-8 with or without a BOM, CRLF or LF,
+ * quoted cells with embedded separators, quotes ("") and line breaks. Rows whose cells are all empty (Excel
+ * writes `,,,` for formatted blank rows) are left out but keep their number. Anything else that is wrong is
+ * one clear sentence, never a half-read file.
+ */
+export function readCsv(bytes: Buffer): CsvReadResult {
+  if (bytes.length > MAX_IMPORT_BYTES) return { ok: false, message: `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Split it into smaller files.` };
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    // Decoding a Windows-1252 file as UTF-8 would turn every é into mojibake; refuse instead.
+    return {
+      ok: false,
+      message:
+        'The file is not UTF-8 text (it may have been saved as "CSV (Comma delimited)" by an older Excel, which uses ' +
+        'the Windows character set). Save it again choosing "CSV UTF-8 (Comma delimited)", or export it as UTF-8 from your spreadsheet.',
+    };
+  }
+  if (text.trim() === '') return { ok: false, message: 'The file is empty. It needs a header line and at least one row.' };
+  if (text.includes('\u0000')) return { ok: false, message: 'The file contains NUL bytes: it is not a CSV text file.' };
+  let records: string[][];
+  try {
+    records = parse(text, {
+      delimiter: delimiterOf(text),
+      relax_column_count: true,
+      skip_empty_lines: false,
+      bom: true,
+    }) as string[][];
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/^Invalid Record Length: |^Invalid Closing Quote: /, '') : String(error);
+    return { ok: false, message: `The file could not be read as CSV: ${reason}` };
+  }
+  const [header, ...data] = records;
+  if (!header) return { ok: false, message: 'The file is empty. It needs a header line and at least one row.' };
+  const rows: CsvRow[] = [];
+  data.forEach((cells, index) => {
+    if (cells.every((cell) => cell.trim() === '')) return;
+    rows.push({ line: index + 2, cells });
+  });
+  if (rows.length === 0) return { ok: false, message: 'The file has a header but no rows.' };
+  if (rows.length > MAX_IMPORT_ROWS) {
+    return { ok: false, message: `The file has ${rows.length.toLocaleString('en')} rows; an import takes at most ${MAX_IMPORT_ROWS.toLocaleString('en')}. Split it into smaller files.` };
+  }
+  return { ok: true, header: header.map((h) => h.trim()), rows };
+}
+
+/** Comma or semicolon: whichever occurs more often outside quotes on the header line (a comma on a tie). */
+export function delimiterOf(text: string): ',' | ';' {
+  let commas = 0;
+  let semicolons = 0;
+  let quoted = false;
+  for (const char of text.replace(/^\uFEFF/, '')) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '\n' || char === '\r')) break;
+    else if (!quoted && char === ',') commas++;
+    else if (!quoted && char === ';') semicolons++;
+  }
+  return semicolons > commas ? ';' : ',';
+}
