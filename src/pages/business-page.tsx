@@ -1,11 +1,11 @@
 import { type BusinessContent, WEEKDAYS } from '../codes/types/index.js';
-import { PageShell, Paragraph } from './page-shell.js';
+import { type Publisher, PageShell, Paragraph } from './page-shell.js';
 
 const DAY_NAMES = { monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday', sunday: 'Sunday' };
 
-export function BusinessPage({ content: c, accountName }: { content: BusinessContent; accountName: string }) {
+export function BusinessPage({ content: c, publisher }: { content: BusinessContent; publisher: Publisher }) {
   return (
-    <PageShell title={c.name} accountName={accountName}>
+    <PageShell title={c.name} publisher={publisher}>
       <Paragraph text={c.description} />
       {c.phone && <a class="b" href={`tel:${c.phone.replace(/[^\d+]/g, '')}`}>Call {c.phone}</a>}
       {c.email && <a class="b" href={`mailto:${c.email}`}>Email {c.email}</a>}

@@ -1,6 +1,6 @@
 import type { EventContent } from '../codes/types/index.js';
 import { eventInstant } from './icalendar.js';
-import { PageShell, Paragraph } from './page-shell.js';
+import { type Publisher, PageShell, Paragraph } from './page-shell.js';
 
 function when(written: string, timeZone: string | undefined): string {
   const zone = timeZone ?? 'UTC';
@@ -8,9 +8,9 @@ function when(written: string, timeZone: string | undefined): string {
   return `${formatted} (${zone})`;
 }
 
-export function EventPage({ content: c, accountName, icsHref }: { content: EventContent; accountName: string; icsHref: string }) {
+export function EventPage({ content: c, publisher, icsHref }: { content: EventContent; publisher: Publisher; icsHref: string }) {
   return (
-    <PageShell title={c.title} accountName={accountName}>
+    <PageShell title={c.title} publisher={publisher}>
       <dl>
         <dt>Starts</dt>
         <dd>{when(c.start, c.timezone)}</dd>

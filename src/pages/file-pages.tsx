@@ -1,21 +1,21 @@
 import type { ImagesContent, Mp3Content, PdfContent, VideoContent } from '../codes/types/index.js';
-import { PageShell } from './page-shell.js';
+import { type Publisher, PageShell } from './page-shell.js';
 import { fileUrl } from './page-style.js';
 
 // PDF, IMAGES, MP3 and VIDEO show an uploaded file; the files part serves it (range requests, ETag).
 
-export function PdfPage({ content, accountName }: { content: PdfContent; accountName: string }) {
+export function PdfPage({ content, publisher }: { content: PdfContent; publisher: Publisher }) {
   return (
-    <PageShell title={content.title ?? 'Document'} accountName={accountName}>
+    <PageShell title={content.title ?? 'Document'} publisher={publisher}>
       <a class="b" href={fileUrl(content.fileId)}>Open the PDF</a>
     </PageShell>
   );
 }
 
-export function ImagesPage({ content, accountName }: { content: ImagesContent; accountName: string }) {
+export function ImagesPage({ content, publisher }: { content: ImagesContent; publisher: Publisher }) {
   const title = content.title ?? 'Images';
   return (
-    <PageShell title={title} accountName={accountName}>
+    <PageShell title={title} publisher={publisher}>
       {content.fileIds.map((id, i) => (
         <p><img src={fileUrl(id)} alt={`${title}, image ${i + 1} of ${content.fileIds.length}`} loading={i > 0 ? 'lazy' : undefined} /></p>
       ))}
@@ -23,10 +23,10 @@ export function ImagesPage({ content, accountName }: { content: ImagesContent; a
   );
 }
 
-export function VideoPage({ content, accountName }: { content: VideoContent; accountName: string }) {
+export function VideoPage({ content, publisher }: { content: VideoContent; publisher: Publisher }) {
   const title = content.title ?? 'Video';
   return (
-    <PageShell title={title} accountName={accountName}>
+    <PageShell title={title} publisher={publisher}>
       {content.fileId ? (
         <video src={fileUrl(content.fileId)} controls preload="metadata" aria-label={title} />
       ) : (
@@ -37,10 +37,10 @@ export function VideoPage({ content, accountName }: { content: VideoContent; acc
   );
 }
 
-export function Mp3Page({ content, accountName }: { content: Mp3Content; accountName: string }) {
+export function Mp3Page({ content, publisher }: { content: Mp3Content; publisher: Publisher }) {
   const title = content.title ?? 'Audio';
   return (
-    <PageShell title={title} accountName={accountName}>
+    <PageShell title={title} publisher={publisher}>
       <audio src={fileUrl(content.fileId)} controls preload="metadata" aria-label={title} />
       <p><a href={fileUrl(content.fileId)}>Download the audio file</a></p>
     </PageShell>

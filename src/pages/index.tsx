@@ -7,9 +7,11 @@ import { EventPage } from './event-page.js';
 import { ImagesPage, Mp3Page, PdfPage, VideoPage } from './file-pages.js';
 import { buildIcs } from './icalendar.js';
 import { EmailPage, SmsPage, TextPage } from './message-pages.js';
-import { PAGE_CSP } from './page-style.js';
+import type { Publisher } from './page-shell.js';
+import { pageCsp, pageCss } from './page-style.js';
 import { SocialMediaPage } from './social-media-page.js';
 import { buildVcard } from './vcard.js';
+import type { VcardPhotos } from './vcard-photo.js';
 import { VcardPlusPage } from './vcard-plus-page.js';
 import { WifiPage } from './wifi-page.js';
 
@@ -20,6 +22,8 @@ export interface LandingTarget {
   type: string;
   content: unknown;
   accountName: string;
+  /** The account's colour and logo (src/accounts/branding.ts); null fields mean qroute's own look. */
+  brand: { color: string | null; logoFileId: string | null };
 }
 
 export interface LandingAnswer {
@@ -31,9 +35,13 @@ export interface LandingAnswer {
  * The card and calendar files linked from the VCARD_PLUS and EVENT pages: `?download=vcf` / `?download=ics` on
  * the short URL. They follow a scan already counted, so they are not scans themselves.
  */
-export function landingDownload(target: LandingTarget, requestUrl: string | undefined): LandingAnswer | undefined {
+export async function landingDownload(
+  target: LandingTarget,
+  requestUrl: string | undefined,
+  photos: VcardPhotos,
+): Promise<LandingAnswer | undefined> {
   const wanted = /[?&]download=(vcf|ics)(?:&|$)/.exec(requestUrl ?? '')?.[1];
-  if (wanted === 'vcf' && target.type === 'VCARD_PLUS') return vcf(target);
+  if (wanted === 'vcf' && target.type === 'VCARD_PLUS') return vcf(target, photos);
   if (wanted === 'ics' && target.type === 'EVENT') {
     const ics = buildIcs(target.content as T.EventContent, `${target.codeId}@qroute`, new Date());
     return file(ics, 'text/calendar; charset=utf-8', 'event.ics');
@@ -42,17 +50,28 @@ export function landingDownload(target: LandingTarget, requestUrl: string | unde
 }
 
 /** The answer to a scan of a page-type code: its landing page, or for CONTACT the .vcf itself. */
-export function landingPage(target: LandingTarget, now: Date): LandingAnswer {
-  if (target.type === 'CONTACT') return vcf(target);
-  const html = Buffer.from(`<!doctype html>${render(pageOf(target, now))}`);
+export async function landingPage(target: LandingTarget, now: Date, photos: VcardPhotos): Promise<LandingAnswer> {
+  if (target.type === 'CONTACT') return vcf(target, photos);
+  const publisher = publisherOf(target);
+  return htmlAnswer(pageOf(target, now, publisher), publisher);
+}
+
+/** The page's look from the account's branding: its stylesheet carries the colour, the CSP that stylesheet's hash. */
+export function publisherOf(target: Pick<LandingTarget, 'accountName' | 'brand'>): Publisher {
+  return { accountName: target.accountName, css: pageCss(target.brand.color), logoFileId: target.brand.logoFileId };
+}
+
+/** A rendered page with the CSP that allows exactly its stylesheet. */
+export function htmlAnswer(page: VNode, publisher: Publisher): LandingAnswer {
+  const html = Buffer.from(`<!doctype html>${render(page)}`);
   return {
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': html.length, 'Content-Security-Policy': PAGE_CSP },
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': html.length, 'Content-Security-Policy': pageCsp(publisher.css) },
     body: html,
   };
 }
 
-function pageOf(target: LandingTarget, now: Date): VNode {
-  const props = { accountName: target.accountName };
+export function pageOf(target: Pick<LandingTarget, 'type' | 'content' | 'slug'>, now: Date, publisher: Publisher): VNode {
+  const props = { publisher };
   const c = target.content;
   const base = `/r/${target.slug}`;
   switch (target.type) {
@@ -73,8 +92,10 @@ function pageOf(target: LandingTarget, now: Date): VNode {
   }
 }
 
-function vcf(target: LandingTarget): LandingAnswer {
-  return file(buildVcard(target.content as T.ContactContent), 'text/vcard; charset=utf-8', 'contact.vcf');
+async function vcf(target: LandingTarget, photos: VcardPhotos): Promise<LandingAnswer> {
+  const contact = target.content as T.ContactContent;
+  const photo = await photos.get(contact.photoFileId);
+  return file(buildVcard(contact, photo), 'text/vcard; charset=utf-8', 'contact.vcf');
 }
 
 function file(text: string, contentType: string, filename: string): LandingAnswer {

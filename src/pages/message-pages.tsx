@@ -1,9 +1,9 @@
 import type { EmailContent, SmsContent, TextContent } from '../codes/types/index.js';
-import { PageShell, Paragraph } from './page-shell.js';
+import { type Publisher, PageShell, Paragraph } from './page-shell.js';
 
-export function TextPage({ content, accountName }: { content: TextContent; accountName: string }) {
+export function TextPage({ content, publisher }: { content: TextContent; publisher: Publisher }) {
   return (
-    <PageShell title="Message" accountName={accountName}>
+    <PageShell title="Message" publisher={publisher}>
       <Paragraph text={content.text} />
     </PageShell>
   );
@@ -18,9 +18,9 @@ export function mailtoHref(c: EmailContent): string {
   return `mailto:${c.to}${query.length > 0 ? `?${query.join('&')}` : ''}`;
 }
 
-export function EmailPage({ content, accountName }: { content: EmailContent; accountName: string }) {
+export function EmailPage({ content, publisher }: { content: EmailContent; publisher: Publisher }) {
   return (
-    <PageShell title={`Email ${content.to}`} accountName={accountName}>
+    <PageShell title={`Email ${content.to}`} publisher={publisher}>
       {content.subject && <p>Subject: {content.subject}</p>}
       <Paragraph text={content.body} />
       <a class="b" href={mailtoHref(content)}>Write the email</a>
@@ -34,9 +34,9 @@ export function smsHref(c: SmsContent): string {
   return c.message === undefined ? `sms:${number}` : `sms:${number}?body=${encodeURIComponent(c.message)}`;
 }
 
-export function SmsPage({ content, accountName }: { content: SmsContent; accountName: string }) {
+export function SmsPage({ content, publisher }: { content: SmsContent; publisher: Publisher }) {
   return (
-    <PageShell title={`Text ${content.phone}`} accountName={accountName}>
+    <PageShell title={`Text ${content.phone}`} publisher={publisher}>
       <Paragraph text={content.message} />
       <a class="b" href={smsHref(content)}>Write the text message</a>
     </PageShell>

@@ -1,8 +1,16 @@
 import type { ComponentChildren } from 'preact';
-import { PAGE_CSS } from './page-style.js';
+import { fileUrl } from './page-style.js';
 
-/** The frame of every landing page: title, the account that published it, no indexing. */
-export function PageShell({ title, accountName, children }: { title: string; accountName: string; children: ComponentChildren }) {
+/** Who published a page, as the page shows it: the account's name, its stylesheet (its colour), its logo. */
+export interface Publisher {
+  accountName: string;
+  /** From pageCss: the page's only style, allowed by the CSP through its hash. */
+  css: string;
+  logoFileId: string | null;
+}
+
+/** The frame of every landing page: the publisher's logo, title, the account that published it, no indexing. */
+export function PageShell({ title, publisher, children }: { title: string; publisher: Publisher; children: ComponentChildren }) {
   return (
     <html lang="en">
       <head>
@@ -10,14 +18,20 @@ export function PageShell({ title, accountName, children }: { title: string; acc
         <meta name="viewport" content="width=device-width,initial-scale=1" />
         <meta name="robots" content="noindex" />
         <title>{title}</title>
-        <style dangerouslySetInnerHTML={{ __html: PAGE_CSS }} />
+        <style dangerouslySetInnerHTML={{ __html: publisher.css }} />
       </head>
       <body>
+        {publisher.logoFileId && (
+          <header>
+            {/* A fixed box (the CSS fits the logo inside it), so the page does not move when the logo arrives. */}
+            <img class="lg" src={fileUrl(publisher.logoFileId)} alt={publisher.accountName} width={160} height={48} />
+          </header>
+        )}
         <main>
           <h1>{title}</h1>
           {children}
         </main>
-        <footer>Published by {accountName}</footer>
+        <footer>Published by {publisher.accountName}</footer>
       </body>
     </html>
   );

@@ -1,5 +1,5 @@
 import type { SocialMediaContent } from '../codes/types/index.js';
-import { PageShell } from './page-shell.js';
+import { type Publisher, PageShell } from './page-shell.js';
 
 const NETWORK_NAMES: Record<string, string> = {
   facebook: 'Facebook', instagram: 'Instagram', x: 'X', linkedin: 'LinkedIn', youtube: 'YouTube', tiktok: 'TikTok',
@@ -7,9 +7,9 @@ const NETWORK_NAMES: Record<string, string> = {
   mastodon: 'Mastodon', bluesky: 'Bluesky', github: 'GitHub', other: 'Website',
 };
 
-export function SocialMediaPage({ content, accountName }: { content: SocialMediaContent; accountName: string }) {
+export function SocialMediaPage({ content, publisher }: { content: SocialMediaContent; publisher: Publisher }) {
   return (
-    <PageShell title={content.title ?? `Follow ${accountName}`} accountName={accountName}>
+    <PageShell title={content.title ?? `Follow ${publisher.accountName}`} publisher={publisher}>
       <ul class="l">
         {content.links.map((link) => (
           <li><a class="b" href={link.url} rel="nofollow noopener">{NETWORK_NAMES[link.network] ?? link.network}</a></li>

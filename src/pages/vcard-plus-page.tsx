@@ -1,11 +1,11 @@
 import type { ContactContent } from '../codes/types/index.js';
-import { PageShell, Paragraph } from './page-shell.js';
+import { type Publisher, PageShell, Paragraph } from './page-shell.js';
 import { fileUrl } from './page-style.js';
 
-export function VcardPlusPage({ content: c, accountName, vcfHref }: { content: ContactContent; accountName: string; vcfHref: string }) {
+export function VcardPlusPage({ content: c, publisher, vcfHref }: { content: ContactContent; publisher: Publisher; vcfHref: string }) {
   return (
-    <PageShell title={c.name} accountName={accountName}>
-      {c.photoFileId && <img src={fileUrl(c.photoFileId)} alt={`Photo of ${c.name}`} width={160} height={160} />}
+    <PageShell title={c.name} publisher={publisher}>
+      {c.photoFileId && <img class="ph" src={fileUrl(c.photoFileId)} alt={`Photo of ${c.name}`} width={160} height={160} />}
       {(c.title || c.company) && <p>{[c.title, c.company].filter(Boolean).join(', ')}</p>}
       <a class="b" href={vcfHref} download="contact.vcf">Save contact</a>
       {c.phones?.map((p) => <a class="b" href={`tel:${p.replace(/[^\d+]/g, '')}`}>Call {p}</a>)}

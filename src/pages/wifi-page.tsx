@@ -1,10 +1,10 @@
 import type { WifiContent } from '../codes/types/index.js';
-import { PageShell } from './page-shell.js';
+import { type Publisher, PageShell } from './page-shell.js';
 import { wifiString } from './wifi-string.js';
 
-export function WifiPage({ content: w, accountName }: { content: WifiContent; accountName: string }) {
+export function WifiPage({ content: w, publisher }: { content: WifiContent; publisher: Publisher }) {
   return (
-    <PageShell title="Join the Wi-Fi" accountName={accountName}>
+    <PageShell title="Join the Wi-Fi" publisher={publisher}>
       <dl>
         <dt>Network</dt>
         <dd><code>{w.ssid}</code></dd>

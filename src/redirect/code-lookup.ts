@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { accountChangePayload, type Branding } from '../accounts/branding.js';
 import type { Database } from '../db/schema/index.js';
 
 /** What a scan needs to know about a slug: where to redirect, or (page types) what page to render and for whom. */
@@ -15,6 +16,11 @@ export type RedirectTarget =
       content: unknown;
       /** Shown on landing pages. An account's rename reaches cached pages within the TTL. */
       accountName: string;
+      /**
+       * The account's landing-page colour and logo, cached with the code so a page keeps its look through a
+       * database outage. A change announces the account (src/accounts/branding.ts), dropping its codes here.
+       */
+      brand: Branding;
     }
   | { state: 'gone' };
 
@@ -43,6 +49,8 @@ export interface CodeLookupOptions {
 }
 
 export class LookupTimeoutError extends Error {}
+
+const ACCOUNT_PREFIX = accountChangePayload('');
 
 /**
  * slug → target, cached per instance. Correctness comes from invalidation: `invalidate` is called for every
@@ -81,10 +89,20 @@ export class CodeLookup {
     return this.within(lookup, cached);
   }
 
-  invalidate(slug: string): void {
+  /** A slug, or `account:<id>` (src/accounts/branding.ts) for every cached code of that account. */
+  invalidate(slugOrAccount: string): void {
     this.generation++;
-    this.codes.delete(slug);
-    this.gone.delete(slug);
+    if (slugOrAccount.startsWith(ACCOUNT_PREFIX)) {
+      // Rare (a branding change) and bounded by maxEntries: a scan over the cache is cheaper than an index.
+      const accountId = slugOrAccount.slice(ACCOUNT_PREFIX.length);
+      const slugs = [...this.codes.entries()]
+        .filter(([, entry]) => entry.target.state !== 'gone' && entry.target.accountId === accountId)
+        .map(([slug]) => slug);
+      for (const slug of slugs) this.codes.delete(slug);
+      return;
+    }
+    this.codes.delete(slugOrAccount);
+    this.gone.delete(slugOrAccount);
   }
 
   /**
@@ -123,13 +141,16 @@ export class CodeLookup {
     const generation = this.generation;
     let row;
     try {
-      // One query per cache miss, as before: the account's name comes with the code by primary key.
+      // One query per cache miss, as before: the account's name and branding come with the code by primary key.
       row = await this.db
         .selectFrom('qr_codes')
         .innerJoin('accounts', 'accounts.id', 'qr_codes.account_id')
+        // A logo whose file was deleted is no logo (rather than a broken image on the page).
+        .leftJoin('files as logo', (join) => join.onRef('logo.id', '=', 'accounts.brand_logo_file_id').on('logo.deleted_at', 'is', null))
         .select([
           'qr_codes.id', 'qr_codes.account_id', 'qr_codes.slug', 'qr_codes.name', 'qr_codes.destination_url', 'qr_codes.active',
           'qr_codes.deleted_at', 'qr_codes.type', 'qr_codes.content', 'accounts.name as account_name',
+          'accounts.brand_color', 'logo.id as logo_file_id',
         ])
         .where('qr_codes.slug', '=', slug)
         .executeTakeFirst();
@@ -151,6 +172,7 @@ export class CodeLookup {
             type: row.type,
             content: row.content,
             accountName: row.account_name,
+            brand: { color: row.brand_color, logoFileId: row.logo_file_id },
           };
     if (generation === this.generation) {
       const entry = { target, expiresAt: this.notificationsLive ? this.now() + this.options.ttlMs : 0 };

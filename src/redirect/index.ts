@@ -3,6 +3,7 @@ import type { Database } from '../db/schema/index.js';
 import { CODE_CHANGES_CHANNEL } from '../db/migrations/20261122T1100-redirect-and-scans.js';
 import { NotificationListener } from '../db/notification-listener.js';
 import type { Metrics } from '../metrics/index.js';
+import { VcardPhotos } from '../pages/vcard-photo.js';
 import { CodeLookup } from './code-lookup.js';
 import { createRedirectHandler } from './redirect-handler.js';
 import { DEFAULT_SCAN_RECORDER_OPTIONS, ScanRecorder, type ScanRecorderOptions } from './scan-recorder.js';
@@ -44,7 +45,7 @@ export function createRedirect(deps: {
   );
   const recorder = new ScanRecorder(deps.db, logger, { ...DEFAULT_SCAN_RECORDER_OPTIONS, ...deps.recorder }, deps.metrics?.scans.observer);
   deps.metrics?.scans.watch(recorder);
-  const handler = createRedirectHandler({ lookup, recorder, classifier: new UserAgentClassifier(), logger, observer: deps.metrics?.redirect });
+  const handler = createRedirectHandler({ lookup, recorder, classifier: new UserAgentClassifier(), logger, photos: new VcardPhotos(deps.db), observer: deps.metrics?.redirect });
   return {
     handler,
     recorder,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { normalizeSlug } from '../codes/slugs.js';
 import { type AppContent, appDestination, kindOf } from '../codes/types/index.js';
 import { type LandingAnswer, landingDownload, landingPage } from '../pages/index.js';
+import type { VcardPhotos } from '../pages/vcard-photo.js';
 import type { RedirectObserver } from '../metrics/redirect-metrics.js';
 import type { CodeLookup } from './code-lookup.js';
 import { NOT_FOUND_PAGES } from './not-found-page.js';
@@ -21,6 +22,8 @@ export interface RedirectDependencies {
   recorder: ScanRecorder;
   classifier: UserAgentClassifier;
   logger: Logger;
+  /** Contact photos for .vcf files, prepared once and kept. */
+  photos: VcardPhotos;
   /** Told how each request ended and when it started (GET /metrics); nothing when metrics are off. */
   observer?: RedirectObserver;
 }
@@ -29,7 +32,7 @@ export interface RedirectDependencies {
  * The hot path, on bare node:http (no Express): resolve the slug (cached), record the scan and wait for its
  * commit (group commit), answer 302. Never cacheable, never indexed, never 301: the destination can change.
  */
-export function createRedirectHandler({ lookup, recorder, classifier, logger, observer }: RedirectDependencies) {
+export function createRedirectHandler({ lookup, recorder, classifier, logger, observer, photos }: RedirectDependencies) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const startedAt = performance.now();
     try {
@@ -46,7 +49,7 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
         return;
       }
       const page = kindOf(target.type) === 'page';
-      const download = page ? landingDownload(target, req.url) : undefined;
+      const download = page ? await landingDownload(target, req.url, photos) : undefined;
       if (download) {
         // The card or calendar file linked from a landing page: its scan was counted when the page was opened.
         answer(res, 200, download);
@@ -70,7 +73,7 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
         });
       }
       if (page) {
-        answer(res, 200, landingPage(target, new Date()));
+        answer(res, 200, await landingPage(target, new Date(), photos));
         observer?.answered('redirected', startedAt);
         return;
       }

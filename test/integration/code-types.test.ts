@@ -97,7 +97,7 @@ describe('page types on the short URL', () => {
     expect((await get(`/r/${card.slug}`, { userAgent: BOT })).status).toBe(200);
     const vcf = await get(`/r/${card.slug}?download=vcf`);
     expect(vcf.headers.get('content-disposition')).toBe('attachment; filename="contact.vcf"');
-    expect(await vcf.text()).toContain('TEL;VALUE=text:+44 20 7946 0958');
+    expect(await vcf.text()).toContain('TEL;TYPE=VOICE:+44 20 7946 0958');
     expect(await counts(card.id)).toEqual({ humans: 0, outbox: 0 });
     const event = await create('EVENT');
     const ics = await get(`/r/${event.slug}?download=ics`);
