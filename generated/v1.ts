@@ -98,6 +98,17 @@ export interface paths {
          *     case-insensitive, so it leads to the same place. The same code and parameters always give the same bytes,
          *     so the response carries an `ETag` and answers `304` to a matching `If-None-Match` without rendering.
          *
+         *     **Design**: the image is drawn in the code's saved design, so a code designed in the dashboard (its own
+         *     design, or a design template it follows) prints the same from here as from the dashboard. A designed code's
+         *     design decides its colours, shapes, logo, frame, quiet zone and error correction: `margin` and `ecc` are
+         *     not used for it, and its PNG is exactly `size` pixels wide (a frame with a call to action makes it taller
+         *     than wide). Codes created through the API have no design: their images are the plain black-on-white code
+         *     drawn from `margin` and `ecc`, unchanged. When the design changes, so does the `ETag`; clients revalidate
+         *     (`Cache-Control: private, no-cache`), which costs a `304` and no render while nothing changed.
+         *
+         *     **PDF** (`format=pdf`): a one-page vector PDF for print, the code 5 cm wide with a 0.5 cm white margin
+         *     (no bleed), any frame text set in the embedded DejaVu Sans font; `size` is not used.
+         *
          *     **Limit**: images are the one read that costs CPU, so each account may read at most 300 images a minute
          *     from each instance (`IMAGE_READS_PER_MINUTE`; a sliding window kept in the instance's memory). Every
          *     request that passes authentication and validation counts, `304`s included. The responses carry
@@ -1161,9 +1172,9 @@ export interface operations {
     getQrCodeImage: {
         parameters: {
             query?: {
-                /** @description Image format. */
-                format?: "svg" | "png";
-                /** @description Width and height in pixels, including the quiet zone, 64 to 4096. PNG images use whole pixels per module (at least 2), so they are the largest multiple of the module count that fits `size`. */
+                /** @description Image format. `pdf` is a vector page for print (see above). */
+                format?: "svg" | "png" | "pdf";
+                /** @description Width and height in pixels, including the quiet zone, 64 to 4096. PNG images of codes without a design use whole pixels per module (at least 2), so they are the largest multiple of the module count that fits `size`; a designed code's PNG is `size` wide. Not used for `pdf`. */
                 size?: number;
                 /** @description Quiet zone around the code, in modules. Scanners need 4; less only when the print layout provides it. */
                 margin?: number;
@@ -1191,13 +1202,14 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     /** @description Strong validator of the image bytes. */
                     ETag?: string;
-                    /** @description `private, max-age=86400`: the image of a code never changes (its short URL is fixed). */
+                    /** @description `private, no-cache`: keep the image and revalidate it with `If-None-Match` before each use; it changes when the code's design is changed in the dashboard. */
                     "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "image/svg+xml": string;
                     "image/png": string;
+                    "application/pdf": string;
                 };
             };
             /** @description The image has not changed since the `ETag` given in `If-None-Match`. */

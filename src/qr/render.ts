@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import QRCode from 'qrcode';
+import { DEFAULT_DESIGN, type Design } from './design/design.js';
+import { renderDesignPdf } from './design/render-pdf.js';
+import { renderDesignPng } from './design/render-png.js';
+import { DesignRefusedError, renderDesignSvg } from './design/render-svg.js';
 import { encodeQrPng } from './png.js';
 
-export type QrFormat = 'svg' | 'png';
+export type QrFormat = 'svg' | 'png' | 'pdf';
 export type ErrorCorrection = 'L' | 'M' | 'Q' | 'H';
 
 export interface QrImageRequest {
@@ -13,6 +17,11 @@ export interface QrImageRequest {
   /** Quiet zone, in modules. */
   margin: number;
   ecc: ErrorCorrection;
+  /**
+   * The code's saved design (src/designs/), which decides the quiet zone and error correction itself (`margin`
+   * and `ecc` are then unused). Absent or null: the plain renderer below, byte for byte what it always drew.
+   */
+  design?: Design | null;
 }
 
 const MIN_PNG_PIXELS_PER_MODULE = 2;
@@ -42,16 +51,25 @@ export const RENDERER_VERSION = 2;
  * is answered 304 without rendering anything. Rendering is deterministic, so equal inputs mean equal bytes.
  */
 export function qrImageEtag(request: QrImageRequest): string {
-  const inputs = [RENDERER_VERSION, request.text, request.format, request.size, request.margin, request.ecc].join('\u0000');
-  return `"${createHash('sha256').update(inputs).digest('base64url').slice(0, 32)}"`;
+  const inputs = [RENDERER_VERSION, request.text, request.format, request.size, request.margin, request.ecc];
+  // Undesigned images keep the inputs (so the ETags) they always had; a design adds its own version and itself.
+  if (request.design) inputs.push(DESIGN_RENDERER_VERSION, JSON.stringify(request.design));
+  return `"${createHash('sha256').update(inputs.join('\u0000')).digest('base64url').slice(0, 32)}"`;
 }
 
+/**
+ * Bumped whenever renderDesignSvg, renderDesignPng or renderDesignPdf draw the same design differently (or the
+ * checks start refusing designs they drew), like RENDERER_VERSION for the plain renderer.
+ */
+export const DESIGN_RENDERER_VERSION = 1;
+
 export function qrImageContentType(format: QrFormat): string {
-  return format === 'svg' ? 'image/svg+xml' : 'image/png';
+  return format === 'svg' ? 'image/svg+xml' : format === 'png' ? 'image/png' : 'application/pdf';
 }
 
 /** Renders deterministically: the same request gives byte-identical output. CPU-bound; see image-renderer.ts. */
 export async function renderQrImageBody(request: QrImageRequest): Promise<Buffer> {
+  if (request.design || request.format === 'pdf') return renderDesigned(request);
   if (request.format === 'svg') {
     const svg = await QRCode.toString(request.text, {
       type: 'svg',
@@ -66,4 +84,24 @@ export async function renderQrImageBody(request: QrImageRequest): Promise<Buffer
   const { modules } = QRCode.create(request.text, { errorCorrectionLevel: request.ecc });
   const scale = Math.max(MIN_PNG_PIXELS_PER_MODULE, Math.floor(request.size / (modules.size + 2 * request.margin)));
   return encodeQrPng(modules, scale, request.margin);
+}
+
+/**
+ * A designed image: `size` is its width (a frame makes it taller); a PDF is the design at print size. An
+ * undesigned PDF is the default design with the request's quiet zone and error correction. A saved design that
+ * today's checks refuse (stored before a rule was added) is drawn in the default look instead, so a printed code
+ * always scans.
+ */
+async function renderDesigned(request: QrImageRequest): Promise<Buffer> {
+  const fallback: Design = { ...DEFAULT_DESIGN, quietZone: request.margin, errorCorrection: request.ecc };
+  let svg: string;
+  try {
+    svg = renderDesignSvg(request.design ?? fallback, request.text, { width: request.size });
+  } catch (error) {
+    if (!(error instanceof DesignRefusedError) || !request.design) throw error;
+    svg = renderDesignSvg(DEFAULT_DESIGN, request.text, { width: request.size });
+  }
+  if (request.format === 'svg') return Buffer.from(svg);
+  if (request.format === 'png') return renderDesignPng(svg, request.size);
+  return renderDesignPdf(svg);
 }

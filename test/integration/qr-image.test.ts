@@ -115,7 +115,7 @@ describe('GET /qrcodes/{id}/image', () => {
     expect(again.bytes.equals(first.bytes)).toBe(true);
     const etag = first.res.headers.get('etag')!;
     expect(again.res.headers.get('etag')).toBe(etag);
-    expect(first.res.headers.get('cache-control')).toBe('private, max-age=86400');
+    expect(first.res.headers.get('cache-control')).toBe('private, no-cache');
     const notModified = await image('?format=png&size=256', { 'If-None-Match': etag });
     expect(notModified.res.status).toBe(304);
     const other = await image('?format=png&size=512');

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { getQrCode as getCode } from '../../codes/qr-code-service.js';
+import { designOfCode } from '../../designs/index.js';
 import { errors } from '../../errors.js';
 import { RenderAbandonedError, RenderQueueFullError } from '../../qr/image-renderer.js';
 import { qrContentFor, qrImageContentType, qrImageEtag, type ErrorCorrection, type QrFormat, type QrImageRequest } from '../../qr/render.js';
@@ -20,7 +21,7 @@ export function getQrCodeImage({ db, config, images }: ApiDependencies): Request
 
     // Validated by the contract; the fallbacks mirror its defaults.
     const query = req.query as QueryParams<'getQrCodeImage'>;
-    const code = await getCode(db, { accountId, id: req.params.id });
+    const [code, look] = await Promise.all([getCode(db, { accountId, id: req.params.id }), designOfCode(db, accountId, req.params.id)]);
     const { shortUrl } = presentQrCode(code, config.siteUrl);
     const request: QrImageRequest = {
       text: qrContentFor(shortUrl, config.siteUrl),
@@ -28,10 +29,13 @@ export function getQrCodeImage({ db, config, images }: ApiDependencies): Request
       size: Number(query.size ?? 512),
       margin: Number(query.margin ?? 4),
       ecc: (query.ecc ?? 'M') as ErrorCorrection,
+      // The look saved in the dashboard, so a designed code prints the same from here; none for API-created codes.
+      design: look.design,
     };
     const etag = qrImageEtag(request);
     res.setHeader('ETag', etag);
-    res.setHeader('Cache-Control', 'private, max-age=86400');
+    // Revalidated on every use: the image changes when the code's design does, and a 304 costs no render.
+    res.setHeader('Cache-Control', 'private, no-cache');
     // Before rendering: a client that has the image costs no render at all.
     if (req.headers['if-none-match'] === etag) {
       res.status(304).end();

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { presentQrCode } from '../../../api/presenters.js';
 import { getQrCode, type QrCode } from '../../../codes/index.js';
+import { designOfCode } from '../../../designs/index.js';
 import { RenderAbandonedError, RenderQueueFullError } from '../../../qr/image-renderer.js';
 import { qrContentFor, qrImageContentType, qrImageEtag, type QrFormat, type QrImageRequest } from '../../../qr/render.js';
 import { sessionOf, type DashboardDependencies } from '../../context.js';
@@ -8,8 +9,8 @@ import { DashboardError } from '../../errors.js';
 
 /**
  * Sends the QR image of the account's code `:id` the way the API's image operation does (get-qr-code-image.ts):
- * the same content, quiet zone and error correction as the API's defaults, the same ETag, the same render pool
- * and cache. Reads count against the account's image read limit that the API uses, so a session cannot render
+ * the same content, the code's design (or the API's default quiet zone and error correction), the same ETag, the
+ * same render pool and cache. Reads count against the account's image read limit that the API uses, so a session cannot render
  * more than a key could. `private, no-cache`: the browser keeps the image but asks again each time, which costs
  * one indexed lookup and a 304, and stops showing it once the code is deleted or the person signs out.
  */
@@ -26,9 +27,16 @@ export async function sendCodeImage(
     res.setHeader('Retry-After', String(seconds));
     throw new DashboardError(429, 'Too many QR images at once', `This account asked for many QR images in the last minute. Try again in ${seconds} seconds.`);
   }
-  const code = await getQrCode(deps.db, { accountId, id: req.params.id });
+  const [code, look] = await Promise.all([getQrCode(deps.db, { accountId, id: req.params.id }), designOfCode(deps.db, accountId, req.params.id)]);
   const { shortUrl } = presentQrCode(code, deps.config.siteUrl);
-  const request: QrImageRequest = { text: qrContentFor(shortUrl, deps.config.siteUrl), format: image.format, size: image.size, margin: 4, ecc: 'M' };
+  const request: QrImageRequest = {
+    text: qrContentFor(shortUrl, deps.config.siteUrl),
+    format: image.format,
+    size: image.size,
+    margin: 4,
+    ecc: 'M',
+    design: look.design,
+  };
   const etag = qrImageEtag(request);
   if (req.headers['if-none-match'] === etag) {
     res.setHeader('ETag', etag);

@@ -6,7 +6,7 @@ import { sendCodeImage } from './code-image.js';
 import { parseDownload } from './image-sizes.js';
 
 /**
- * GET /codes/:id/download?format=svg | ?format=png&size=1024: the image as a file named after the code. A PNG
+ * GET /codes/:id/download?format=svg | ?format=pdf | ?format=png&size=1024: the image as a file named after the code. A PNG
  * is the largest whole number of pixels per module that fits the size, so its name says the size it really has.
  */
 export function downloadCodeImage(deps: DashboardDependencies): RequestHandler<{ id: string }> {
@@ -15,7 +15,8 @@ export function downloadCodeImage(deps: DashboardDependencies): RequestHandler<{
     if (!choice) throw new DashboardError(404, 'No such download', "Choose one of the downloads on the code's page.");
     await sendCodeImage(deps, req, res, {
       ...choice,
-      attachment: (code, body) => attachmentDisposition(code.name, choice.format === 'svg' ? '-qr.svg' : `-qr-${pngWidth(body)}px.png`),
+      attachment: (code, body) =>
+        attachmentDisposition(code.name, choice.format === 'png' ? `-qr-${pngWidth(body)}px.png` : `-qr.${choice.format}`),
     });
   };
 }
