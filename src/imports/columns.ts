@@ -193,7 +193,7 @@ export function contentFromCells(
   }
   const ownNames = new Set<string>([...COMMON_COLUMNS, ...own.map((c) => c.name)]);
   for (const [name, cell] of cells) {
-    if (!ownNames.has(name) && cell.trim() !== '') problems.push({ field: name, message: `is not a ${type} column; leave it empty for this row` });
+    if (!ownNames.has(name) && cell.trim() !== '') problems.push({ field: name, message: `is not a column of type ${type}; leave it empty in this row` });
   }
   return { content, origins, problems };
 }
