@@ -1,6 +1,7 @@
 import { createScanRollupJob } from './analytics/index.js';
 import { createApp, createRequestListener } from './app.js';
 import { openDatabase } from './db/connect.js';
+import { createImportJob } from './imports/import-job.js';
 import { loadStartupSettings, runMain, stopOnSignals } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { createPruningJob } from './maintenance/pruning-job.js';
@@ -40,6 +41,9 @@ async function main(): Promise<void> {
   // Analytics: new scans are folded into the hourly rollup every few seconds (one instance at a time).
   const rollup = createScanRollupJob({ db: database.db, logger });
   rollup.start();
+  // Bulk imports: confirmed files are worked through in batches by whichever instance claims them first.
+  const imports = createImportJob({ db: database.db, logger, siteUrl: config.siteUrl });
+  imports.start();
   const server = await listen(createRequestListener(app, redirect.handler), config.port, undefined, config.httpTimeouts);
   logger.info({ port: server.port, siteUrl: config.siteUrl, api: `${config.siteUrl}/api/v1`, webhookWorker: config.webhookWorker }, 'qroute is listening');
 
@@ -51,6 +55,7 @@ async function main(): Promise<void> {
     await webhooks?.stop(config.shutdownGraceMs);
     await pruning.stop();
     await rollup.stop();
+    await imports.stop();
     await images.close();
     await database.close();
     logger.info('stopped');
