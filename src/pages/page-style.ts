@@ -6,8 +6,11 @@ import { textColorOn } from '../accounts/branding.js';
  * cost a phone more than these bytes. `--a` is the accent (buttons, the bar on top), `--at` the text on it.
  * The logo box and the contact photo have fixed sizes, so nothing moves when they load.
  */
+/** qroute's own accent, for accounts without a colour. */
+export const DEFAULT_ACCENT = '#1f5fbf';
+
 const BASE_CSS =
-  ':root{color-scheme:light dark;--a:#1f5fbf;--at:#fff}' +
+  `:root{color-scheme:light dark;--a:${DEFAULT_ACCENT};--at:#fff}` +
   'body{font:17px/1.5 system-ui,sans-serif;margin:0;padding:1rem;border-top:.4rem solid var(--a)}' +
   'main,header{max-width:34rem;margin:0 auto}h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.1rem}' +
   'a.b{display:block;text-align:center;padding:.8rem;margin:.6rem 0;border-radius:.5rem;background:var(--a);color:var(--at);text-decoration:none}' +

@@ -38,6 +38,7 @@ export function AccountPage(props: AccountPageProps) {
         </tbody>
       </table>
       <PlanUsage account={props.account} isOwner={user.role === 'owner'} />
+      {user.role === 'owner' && <p><a href="/account/branding">Landing pages: colour and logo</a></p>}
       <section aria-labelledby="password-heading" class="account-section">
         <h2 id="password-heading">Change password</h2>
         <p>Changing it signs you out on every other device; you stay signed in here.</p>
