@@ -1,0 +1,75 @@
+import { stringify } from 'csv-stringify/sync';
+import type { CodeTypeName } from '../codes/types/index.js';
+import type { Db } from '../db/schema/index.js';
+import type { FileKind } from '../db/schema/files.js';
+import { cellsFromContent, columnsOf } from './columns.js';
+
+/** One example per type, written as content so the template's row goes through the same columns as an export. */
+const EXAMPLES: Record<CodeTypeName, Record<string, unknown>> = {
+  URL: { url: 'https://example.com/spring-menu' },
+  VCARD_PLUS: { name: 'Ada Lovelace', title: 'Analyst', company: 'Engines Ltd', phones: ['+44 20 7946 0958', '+44 7700 900123'], emails: ['ada@example.com'], website: 'https://example.com', address: '1 Main Street\nLondon' },
+  CONTACT: { name: 'Ada Lovelace', phones: ['+44 20 7946 0958'], emails: ['ada@example.com'] },
+  PDF: { fileId: '', title: 'Menu' },
+  IMAGES: { fileIds: [], title: 'Gallery' },
+  VIDEO: { url: 'https://video.example.com/watch/1', title: 'Trailer' },
+  MP3: { fileId: '', title: 'Song' },
+  BUSINESS: {
+    name: 'Corner Bakery',
+    description: 'Bread and cakes',
+    openingHours: { monday: [{ opens: '08:00', closes: '12:00' }, { opens: '13:00', closes: '18:00' }], saturday: [{ opens: '09:00', closes: '13:00' }] },
+    address: 'Market Square 1',
+    phone: '+49 30 1234567',
+    email: 'shop@example.com',
+    website: 'https://example.com',
+  },
+  SOCIAL_MEDIA: { title: 'Follow us', links: [{ network: 'instagram', url: 'https://instagram.com/example' }, { network: 'youtube', url: 'https://youtube.com/@example' }] },
+  FACEBOOK: { pageUrl: 'https://www.facebook.com/example' },
+  COUPON: { title: '10% off', description: 'On all bread', code: 'BREAD10', expiresAt: '2027-12-31T23:59', terms: 'One per person' },
+  APP: { appStoreUrl: 'https://apps.apple.com/app/id000000000', googlePlayUrl: 'https://play.google.com/store/apps/details?id=com.example', fallbackUrl: 'https://example.com/app' },
+  EVENT: { title: 'Launch party', start: '2027-06-01T18:30', end: '2027-06-01T22:00', timezone: 'Europe/Berlin', location: 'Hall 1', url: 'https://example.com/launch' },
+  TEXT: { text: 'Welcome!\nThe code for the door is 1234.' },
+  EMAIL: { to: 'info@example.com', subject: 'Question', body: 'Hello,' },
+  SMS: { phone: '+1 555 0100', message: 'JOIN' },
+  WIFI: { ssid: 'Cafe Guest', password: 'coffee-2027', security: 'WPA', hidden: false },
+};
+
+/** Which stored files a file type's example names (the account's newest of that kind), since an id must be the account's. */
+const FILE_FIELDS: Partial<Record<CodeTypeName, { field: string; kinds: FileKind[]; many?: boolean }>> = {
+  PDF: { field: 'fileId', kinds: ['pdf'] },
+  MP3: { field: 'fileId', kinds: ['audio'] },
+  IMAGES: { field: 'fileIds', kinds: ['image'], many: true },
+};
+
+export const PLACEHOLDER_FILE_ID = 'fil_PUT_AN_UPLOADED_FILE_ID_HERE';
+
+/**
+ * The template for `type`: its header and one example row that imports cleanly into this account. File types
+ * name the account's newest file of the right kind; an account without one gets a placeholder to replace.
+ */
+export async function templateCsv(db: Db, accountId: string, type: CodeTypeName): Promise<string> {
+  const content = structuredClone(EXAMPLES[type]);
+  const files = FILE_FIELDS[type];
+  if (files) {
+    const newest = await db
+      .selectFrom('files')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('kind', 'in', files.kinds)
+      .where('deleted_at', 'is', null)
+      .where('sha256', '!=', '')
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const id = newest?.id ?? PLACEHOLDER_FILE_ID;
+    content[files.field] = files.many ? [id] : id;
+  }
+  const cells: Record<string, string> = {
+    type,
+    name: `Example ${type.toLowerCase().replace('_', ' ')}`,
+    externalId: `example-${type.toLowerCase()}`,
+    design: '',
+    ...cellsFromContent(type, content),
+  };
+  const columns = columnsOf(type);
+  return `\uFEFF${stringify([columns, columns.map((c) => cells[c] ?? '')], { record_delimiter: 'windows' })}`;
+}

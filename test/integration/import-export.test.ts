@@ -1,0 +1,117 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteQrCode } from '../../src/codes/qr-code-service.js';
+import { createTypedCode } from '../../src/codes/typed-code.js';
+import { CODE_TYPE_NAMES } from '../../src/codes/types/index.js';
+import { createImportJob, type ImportJob } from '../../src/imports/import-job.js';
+import { storedExample } from '../support/code-type-examples.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, startDashboardApp, type DashboardHttp, type TestPerson } from '../support/dashboard.js';
+import type { TestApp } from '../support/test-app.js';
+
+let database: TestDatabase;
+let app: TestApp;
+let job: ImportJob;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await startDashboardApp(database, { webhookWorker: false });
+  job = createImportJob({ db: database.db, logger: pino({ level: 'silent' }), siteUrl: app.config.siteUrl, intervalMs: 50 });
+  job.start();
+});
+afterAll(async () => {
+  await job?.stop();
+  await app?.close();
+  await database?.destroy();
+});
+
+async function upload(http: DashboardHttp, name: string, bytes: Buffer | string): Promise<Response> {
+  const form = new FormData();
+  form.set('file', new Blob([bytes], { type: 'text/csv' }), name);
+  return fetch(`${app.origin}/imports?_csrf=${encodeURIComponent(http.csrfToken)}`, { method: 'POST', body: form, headers: { cookie: http.cookie }, redirect: 'manual' });
+}
+
+/** Uploads, confirms and waits for the job; returns the import's page path. */
+async function importFile(http: DashboardHttp, bytes: Buffer | string): Promise<string> {
+  const uploaded = await upload(http, 'codes.csv', bytes);
+  expect(uploaded.status, await uploaded.clone().text()).toBe(303);
+  const path = uploaded.headers.get('location')!;
+  await http.get(path);
+  const confirmed = await http.post(`${path}/confirm`, {});
+  expect(confirmed.status).toBe(303);
+  await expect.poll(async () => (await (await http.get(path)).text()).includes('Result'), { timeout: 60_000 }).toBe(true);
+  return path;
+}
+
+async function contents(accountId: string) {
+  const rows = await database.db.selectFrom('qr_codes').select(['type', 'name', 'content', 'external_id']).where('account_id', '=', accountId).where('deleted_at', 'is', null).orderBy('name').execute();
+  return rows.map((row) => ({ type: row.type, name: row.name, content: row.content, externalId: row.external_id }));
+}
+
+describe('export', () => {
+  let owner: TestPerson;
+  let http: DashboardHttp;
+
+  beforeAll(async () => {
+    owner = await createPerson(database.db);
+    http = await dashboardHttp(app, owner);
+  });
+
+  it('importing the export of codes of all seventeen types recreates exactly their content', async () => {
+    for (const type of CODE_TYPE_NAMES) {
+      const made = await createTypedCode(database.db, {
+        accountId: owner.accountId, name: `A ${type} code`, type, content: await storedExample(database.db, owner.accountId, type), siteUrl: app.config.siteUrl,
+        actor: { kind: 'user', userId: owner.userId }, externalId: `ext-${type}`,
+      });
+      expect(made.ok, JSON.stringify(made)).toBe(true);
+    }
+    const before = await contents(owner.accountId);
+    expect(before).toHaveLength(17);
+
+    const exported = await http.get('/imports/export.csv');
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-type')).toContain('text/csv');
+    const csv = Buffer.from(await exported.arrayBuffer());
+
+    // The same account with its codes gone (files are the account's, so its file ids stay valid), then import.
+    for (const code of await database.db.selectFrom('qr_codes').select('id').where('account_id', '=', owner.accountId).execute()) {
+      await deleteQrCode(database.db, { accountId: owner.accountId, id: code.id });
+    }
+    expect(await contents(owner.accountId)).toHaveLength(0);
+    await importFile(http, csv);
+    expect(await contents(owner.accountId)).toEqual(before);
+  });
+
+  it('each type\'s template imports cleanly', async () => {
+    const fresh = await createPerson(database.db);
+    const freshHttp = await dashboardHttp(app, fresh);
+    for (const type of CODE_TYPE_NAMES) {
+      // File types name the account's newest file of the right kind: give the account one.
+      if (['PDF', 'MP3', 'IMAGES'].includes(type)) await storedExample(database.db, fresh.accountId, type);
+      const template = await freshHttp.get(`/imports/templates/${type}.csv`);
+      expect(template.status, `${type}: ${await template.clone().text()}`).toBe(200);
+      const bytes = Buffer.from(await template.arrayBuffer());
+      const path = await importFile(freshHttp, bytes);
+      const page = await (await freshHttp.get(path)).text();
+      expect(page, type).toContain('1 code created, 0 skipped, 0 failed.');
+    }
+    expect(await contents(fresh.accountId)).toHaveLength(17);
+  });
+
+  it('refuses a file it cannot read with a sentence on the upload page, never a 500', async () => {
+    const refused = await upload(http, 'old.csv', Buffer.from('type,name,url\r\nURL,Caf\xe9,https://example.com\r\n', 'latin1'));
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('not UTF-8');
+    const empty = await upload(http, 'empty.csv', '');
+    expect(empty.status).toBe(400);
+  });
+
+  it('another account\'s import is not found', async () => {
+    const uploaded = await upload(http, 'one.csv', 'type,name,url\nURL,One,https://example.com/one\n');
+    const path = uploaded.headers.get('location')!;
+    const stranger = await dashboardHttp(app, await createPerson(database.db));
+    expect((await stranger.get(path)).status).toBe(404);
+    expect((await stranger.get(`${path}/codes.csv`)).status).toBe(404);
+    expect((await stranger.post(`${path}/confirm`, {})).status).toBe(404);
+  });
+});
