@@ -97,7 +97,7 @@ export function BrandingPage(props: BrandingPageProps) {
               <p id="no-logo">No logo yet.</p>
             )}
             <form method="post" enctype="multipart/form-data" action={uploadAction('/account/branding/logo', context.csrfToken)} class="account-form">
-              <label for="brand-logo">{props.logoUrl ? 'New logo' : 'Logo'}</label>
+              <label for="brand-logo">{props.logoUrl ? 'New logo file' : 'Logo file'}</label>
               <input type="file" id="brand-logo" name="logo" accept="image/png,image/jpeg,image/webp,image/svg+xml" required aria-describedby="brand-logo-hint" />
               <small id="brand-logo-hint" class="muted">
                 PNG, JPEG, WebP or SVG, at most {props.logoLimit}. A wide logo fits best; an SVG is turned into a PNG.

@@ -1,0 +1,146 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setBrandColor, setBrandLogo } from '../../src/accounts/branding.js';
+import { createTypedCode } from '../../src/codes/typed-code.js';
+import { CODE_TYPE_NAMES, type CodeTypeName, kindOf } from '../../src/codes/types/index.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext } from '../support/browser.js';
+import { storedExample } from '../support/code-type-examples.js';
+import { createPerson, signIn, startDashboardApp, type TestPerson } from '../support/dashboard.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { storeSampleFile } from '../support/sample-files.js';
+import { IPHONE_SAFARI } from '../support/scan.js';
+import type { TestApp } from '../support/test-app.js';
+
+// Read in the page (the project compiles without the DOM library).
+declare const document: { querySelector(selector: string): unknown };
+declare function getComputedStyle(element: unknown): { backgroundColor: string; color: string; borderTopColor: string };
+
+const PHONE = { width: 390, height: 844 };
+
+/** A logo as a designer exports it: SVG, rasterised to PNG on upload. */
+const LOGO_SVG = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 90" width="300" height="90">' +
+    '<rect width="300" height="90" rx="18" fill="#3b2a1a"/><circle cx="45" cy="45" r="28" fill="#ffd400"/>' +
+    '<rect x="90" y="30" width="180" height="30" rx="8" fill="#ffffff"/></svg>',
+);
+
+let database: TestDatabase;
+let app: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await startDashboardApp(database);
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await database?.destroy();
+});
+
+const PAGE_TYPES = CODE_TYPE_NAMES.filter((type) => kindOf(type) === 'page');
+
+async function createCodes(person: TestPerson): Promise<Map<CodeTypeName, string>> {
+  const slugs = new Map<CodeTypeName, string>();
+  for (const type of PAGE_TYPES) {
+    const result = await createTypedCode(database.db, {
+      accountId: person.accountId,
+      name: `A ${type} code`,
+      type,
+      content: await storedExample(database.db, person.accountId, type),
+      siteUrl: app.config.siteUrl,
+      actor: { kind: 'user', userId: person.userId },
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    slugs.set(type, result.code.slug);
+  }
+  return slugs;
+}
+
+async function pageBytes(slugs: Map<CodeTypeName, string>): Promise<Record<string, number>> {
+  const sizes: Record<string, number> = {};
+  for (const [type, slug] of slugs) {
+    const res = await fetch(`${app.origin}/r/${slug}`, { headers: { 'User-Agent': IPHONE_SAFARI } });
+    sizes[type] = (await res.arrayBuffer()).byteLength;
+  }
+  return sizes;
+}
+
+const inPage = <T,>(page: Page, fn: () => T) => page.evaluate(fn);
+
+describe('landing pages on a phone', () => {
+  it('every page type opens from its short URL in the account colour and logo, with no third-party request, no CSP violation and no serious axe violation', async () => {
+    const person = await createPerson(database.db, { accountName: 'Corner Bakery' });
+    const slugs = await createCodes(person);
+    const plain = await pageBytes(slugs);
+
+    // A yellow: white text would be unreadable on it (1.5:1), so the buttons carry black text.
+    await setBrandColor(database.db, person.accountId, '#ffd400');
+    const logo = await storeSampleFile(database.db, person.accountId, 'logo', 'logo.svg', LOGO_SVG);
+    await setBrandLogo(database.db, person.accountId, logo.id);
+    await expect.poll(async () => (await pageBytes(slugs)).TEXT, { timeout: 5_000 }).toBeGreaterThan(plain.TEXT!);
+    const branded = await pageBytes(slugs);
+    console.log('landing page bytes (HTML) without a logo / with colour and logo', JSON.stringify({ plain, branded, logoPngBytes: logo.sizeBytes }));
+
+    const watched = await watchedContext(browser, { viewport: PHONE });
+    for (const [type, slug] of slugs) {
+      if (type === 'CONTACT') continue; // answered with the .vcf itself, not a page
+      const page = await watched.newPage();
+      await page.goto(`${app.origin}/r/${slug}`);
+      await page.waitForLoadState('load');
+      expect(await watched.cspViolations(page), type).toEqual([]);
+      expect(await accessibilityViolations(page), type).toEqual([]);
+
+      // The logo: loaded, named by the account, in its fixed box.
+      const logoImage = page.getByRole('img', { name: 'Corner Bakery' });
+      expect(await logoImage.getAttribute('src'), type).toBe(`/files/${logo.id}`);
+      await expect.poll(() => logoImage.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(await logoImage.boundingBox(), type).toMatchObject({ width: 160, height: 48 });
+      // The colour: the bar on top, and the buttons (black text on the yellow).
+      expect(await inPage(page, () => getComputedStyle(document.querySelector('body')).borderTopColor), type).toBe('rgb(255, 212, 0)');
+      if ((await page.locator('a.b').count()) > 0) {
+        const button = page.locator('a.b').first();
+        expect(await button.evaluate((el) => getComputedStyle(el).backgroundColor), type).toBe('rgb(255, 212, 0)');
+        expect(await button.evaluate((el) => getComputedStyle(el).color), type).toBe('rgb(0, 0, 0)');
+      }
+      await screenshot(page, `landing-${type.toLowerCase()}`);
+      await page.close();
+    }
+    const foreign = watched.requests.filter((url) => new URL(url).origin !== app.origin);
+    expect(foreign).toEqual([]);
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT * 3);
+
+  it('an owner picks a colour (the preview follows it), uploads a logo, and sees both on the sample page', async () => {
+    const owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
+    const watched = await watchedContext(browser);
+    const page = await watched.newPage();
+    await signIn(page, app, owner);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('link', { name: 'Landing pages: colour and logo' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Landing pages');
+
+    // htmx redraws the preview as the colour is typed, before anything is saved.
+    await page.getByLabel('Colour as hex').fill('#0a7c3e');
+    await expect.poll(() => page.locator('#brand-preview [data-accent]').getAttribute('data-accent'), { timeout: 10_000 }).toBe('#0a7c3e');
+    await page.getByRole('button', { name: 'Save colour' }).click();
+    await expect.poll(() => page.locator('.flash').first().textContent()).toContain('Colour saved.');
+
+    await page.getByLabel('Logo file').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: LOGO_SVG });
+    await page.getByRole('button', { name: 'Upload logo' }).click();
+    await expect.poll(() => page.locator('.flash').first().textContent()).toContain('Logo saved.');
+    expect(await page.getByRole('img', { name: 'Current logo of Acme Bakery' }).isVisible()).toBe(true);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await watched.cspViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-branding');
+
+    await page.getByRole('link', { name: 'Open a sample page' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Corner Bakery');
+    expect(await page.getByRole('img', { name: 'Acme Bakery' }).getAttribute('src')).toMatch(/^\/files\/fil_/);
+    expect(await page.locator('a.b').first().evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(10, 124, 62)');
+    expect(await watched.cspViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-branding-sample');
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
+});
