@@ -1,0 +1,322 @@
+import { createRequire } from 'node:module';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createQrCode } from '../../src/codes/index.js';
+import {
+  applyTemplateToCodes,
+  createDesignTemplate,
+  DesignInvalidError,
+  designOfCode,
+  designsOfCodes,
+  getDesignTemplate,
+  listDesignTemplates,
+  setCodeDesign,
+  setCodeTemplate,
+} from '../../src/designs/index.js';
+import { DEFAULT_DESIGN, type Design } from '../../src/qr/design/design.js';
+import { qrContentFor, qrImageEtag, renderQrImageBody } from '../../src/qr/render.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, startDashboardApp, type DashboardHttp, type TestPerson } from '../support/dashboard.js';
+import { createTestAccount, type TestAccount, type TestApp } from '../support/test-app.js';
+
+const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
+
+let database: TestDatabase;
+let app: TestApp;
+let owner: TestPerson;
+let member: TestPerson;
+let stranger: TestPerson;
+let ownerHttp: DashboardHttp;
+let memberHttp: DashboardHttp;
+let strangerHttp: DashboardHttp;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await startDashboardApp(database);
+  owner = await createPerson(database.db);
+  member = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
+  stranger = await createPerson(database.db);
+  [ownerHttp, memberHttp, strangerHttp] = await Promise.all([dashboardHttp(app, owner), dashboardHttp(app, member), dashboardHttp(app, stranger)]);
+});
+afterAll(async () => {
+  await app?.close();
+  await database?.destroy();
+});
+
+const NAVY: Design = { ...DEFAULT_DESIGN, foreground: { type: 'solid', color: '#1a2b6d' }, moduleShape: 'rounded' };
+const FRAMED: Design = { ...DEFAULT_DESIGN, frame: { style: 'box', text: 'Scan me', color: '#123456', textColor: '#ffffff' } };
+
+async function makeCode(person: Pick<TestPerson, 'accountId' | 'userId'>, name = 'Poster') {
+  const { code } = await createQrCode(database.db, {
+    accountId: person.accountId,
+    name,
+    destinationUrl: 'https://example.com/spring',
+    actor: { kind: 'user', userId: person.userId },
+  });
+  return code;
+}
+
+/** The editor's form for `design` (what the browser sends), with some fields changed. */
+function editorForm(changes: Record<string, string> = {}): Record<string, string> {
+  return {
+    fill: 'solid',
+    color: '#000000',
+    angle: '45',
+    stop1: '#000000',
+    stop1At: '0',
+    stop2: '#333333',
+    stop2At: '100',
+    stop3: '#000000',
+    stop3At: '50',
+    background: '#ffffff',
+    moduleShape: 'square',
+    cornerFrameShape: 'square',
+    cornerFrameColor: '#000000',
+    cornerDotShape: 'square',
+    cornerDotColor: '#000000',
+    errorCorrection: 'M',
+    quietZone: '4',
+    logoSize: '20',
+    logoMargin: '1',
+    logoClear: 'on',
+    frameStyle: 'none',
+    frameText: 'Scan me',
+    frameColor: '#000000',
+    frameTextColor: '#ffffff',
+    ...changes,
+  };
+}
+
+function decodePng(bytes: Buffer): string | undefined {
+  const png = PNG.sync.read(bytes);
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+}
+
+async function apiImage(account: TestAccount, codeId: string, query: string) {
+  const res = await fetch(`${app.apiUrl}/qrcodes/${codeId}/image${query}`, { headers: { Authorization: `Bearer ${account.apiKey}` } });
+  return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+async function dashboardImage(http: DashboardHttp, path: string) {
+  const res = await http.get(path);
+  return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+async function uploadLogo(http: DashboardHttp, path: string, file: Blob, name: string): Promise<Response> {
+  const form = new FormData();
+  form.set('logo', file, name);
+  return fetch(`${app.origin}${path}?_csrf=${encodeURIComponent(http.csrfToken)}`, { method: 'POST', headers: { cookie: http.cookie }, body: form, redirect: 'manual' });
+}
+
+describe('templates belong to one account', () => {
+  it("another account can neither see, change, delete nor apply an account's templates, and its codes are out of reach", async () => {
+    const template = await createDesignTemplate(database.db, { accountId: owner.accountId, name: 'Brand', design: NAVY });
+    const ownCode = await makeCode(owner, 'Ours');
+    const strangerCode = await makeCode({ accountId: stranger.accountId, userId: stranger.userId }, 'Theirs');
+
+    expect(await listDesignTemplates(database.db, stranger.accountId)).toEqual([]);
+    await expect(getDesignTemplate(database.db, { accountId: stranger.accountId, id: template.id })).rejects.toMatchObject({ status: 404 });
+    await expect(setCodeTemplate(database.db, { accountId: stranger.accountId, codeId: strangerCode.id, templateId: template.id })).rejects.toMatchObject({ status: 404 });
+    // Another account's code ids are passed over: nothing of theirs follows our template.
+    expect(await applyTemplateToCodes(database.db, { accountId: owner.accountId, templateId: template.id, codeIds: [strangerCode.id, ownCode.id] })).toBe(1);
+    expect((await designOfCode(database.db, stranger.accountId, strangerCode.id)).source).toBe('default');
+    await expect(designOfCode(database.db, stranger.accountId, ownCode.id)).rejects.toMatchObject({ status: 404 });
+
+    expect(await (await strangerHttp.get('/designs')).text()).not.toContain('Brand');
+    for (const path of [`/designs/${template.id}`, `/designs/${template.id}/delete`, `/designs/${template.id}/preview.svg`, `/codes/${ownCode.id}/design`]) {
+      expect((await strangerHttp.get(path)).status, path).toBe(404);
+    }
+    for (const [path, fields] of [
+      [`/designs/${template.id}`, { name: 'Stolen', ...editorForm() }],
+      [`/designs/${template.id}/apply`, { code: strangerCode.id }],
+      [`/designs/${template.id}/delete`, {}],
+      [`/codes/${strangerCode.id}/design/template`, { template: template.id }],
+      [`/codes/${ownCode.id}/design`, editorForm({ intent: 'save' })],
+      [`/codes/${ownCode.id}/design/template`, { template: 'default' }],
+    ] as const) {
+      expect((await strangerHttp.post(path, fields)).status, `POST ${path}`).toBe(404);
+    }
+    expect(await getDesignTemplate(database.db, { accountId: owner.accountId, id: template.id })).toMatchObject({ name: 'Brand', design: NAVY, codeCount: 1 });
+    expect((await designOfCode(database.db, owner.accountId, ownCode.id)).source).toBe('template');
+    expect((await designOfCode(database.db, stranger.accountId, strangerCode.id)).source).toBe('default');
+  });
+
+  it('a member of the account uses its templates: applies one to codes and a code follows it', async () => {
+    const template = await createDesignTemplate(database.db, { accountId: owner.accountId, name: 'Shared look', design: NAVY });
+    const [a, b] = [await makeCode(member, 'Flyer A'), await makeCode(member, 'Flyer B')];
+    const page = await (await memberHttp.get(`/designs/${template.id}?q=Flyer`)).text();
+    expect(page).toContain('Flyer A');
+    const applied = await memberHttp.post(`/designs/${template.id}/apply`, { code: a.id });
+    expect(applied.status).toBe(303);
+    expect(applied.headers.get('location')).toBe(`/designs/${template.id}?done=applied&applied=1`);
+    const used = await memberHttp.post(`/codes/${b.id}/design/template`, { template: template.id });
+    expect(used.status).toBe(303);
+    const looks = await designsOfCodes(database.db, owner.accountId, [a.id, b.id]);
+    expect([...looks.values()].map((look) => look.source)).toEqual(['template', 'template']);
+  });
+});
+
+describe('a design that would not scan', () => {
+  it('is refused with the reason in words, by the editor and the service, and nothing is stored', async () => {
+    const code = await makeCode(owner, 'Pale');
+    const refused = await ownerHttp.post(`/codes/${code.id}/design`, editorForm({ intent: 'save', color: '#dddddd' }));
+    expect(refused.status).toBe(400);
+    const page = await refused.text();
+    expect(page).toContain('Nothing was saved');
+    expect(page).toMatch(/Foreground colour: contrast with the background is 1\.\d\d:1; scanners need at least 3:1/);
+    expect((await designOfCode(database.db, owner.accountId, code.id)).source).toBe('default');
+
+    const preview = await ownerHttp.post(`/codes/${code.id}/design/preview`, editorForm({ color: '#dddddd' }), { headers: { 'hx-request': 'true' } });
+    expect(preview.status).toBe(200);
+    expect(await preview.text()).toContain('Foreground colour: contrast with the background');
+
+    const asTemplate = await ownerHttp.post(`/codes/${code.id}/design`, editorForm({ intent: 'template', templateName: 'Pale look', color: '#dddddd' }));
+    expect(asTemplate.status).toBe(400);
+    expect((await listDesignTemplates(database.db, owner.accountId)).map((t) => t.name)).not.toContain('Pale look');
+
+    const pale = { ...DEFAULT_DESIGN, foreground: { type: 'solid', color: '#dddddd' } };
+    await expect(setCodeDesign(database.db, { accountId: owner.accountId, codeId: code.id, design: pale })).rejects.toBeInstanceOf(DesignInvalidError);
+    await expect(createDesignTemplate(database.db, { accountId: owner.accountId, name: 'Pale', design: pale })).rejects.toBeInstanceOf(DesignInvalidError);
+    // An inverted code is stored only once the designer confirms it.
+    const inverted = { ...DEFAULT_DESIGN, foreground: { type: 'solid', color: '#ffffff' }, background: '#000000' };
+    await expect(setCodeDesign(database.db, { accountId: owner.accountId, codeId: code.id, design: inverted })).rejects.toBeInstanceOf(DesignInvalidError);
+    await setCodeDesign(database.db, { accountId: owner.accountId, codeId: code.id, design: { ...inverted, confirmInverted: true } });
+    expect((await designOfCode(database.db, owner.accountId, code.id)).source).toBe('own');
+  });
+});
+
+describe('saving in the editor', () => {
+  it('gives the code its own design (detached from its template), or saves it as a template the code follows', async () => {
+    const code = await makeCode(owner, 'Editor');
+    const template = await createDesignTemplate(database.db, { accountId: owner.accountId, name: 'Before', design: NAVY });
+    await setCodeTemplate(database.db, { accountId: owner.accountId, codeId: code.id, templateId: template.id });
+
+    const saved = await ownerHttp.post(`/codes/${code.id}/design`, editorForm({ intent: 'save', color: '#7a1f1f', moduleShape: 'dots' }));
+    expect(saved.status).toBe(303);
+    const own = await designOfCode(database.db, owner.accountId, code.id);
+    expect(own).toMatchObject({ source: 'own', design: { foreground: { type: 'solid', color: '#7a1f1f' }, moduleShape: 'dots' } });
+
+    const gradient = editorForm({ intent: 'template', templateName: 'Sunset', fill: 'linear', stop1: '#5b0e2d', stop2: '#1d3557', angle: '90', frameStyle: 'banner' });
+    const asTemplate = await ownerHttp.post(`/codes/${code.id}/design`, gradient);
+    expect(asTemplate.status).toBe(303);
+    const look = await designOfCode(database.db, owner.accountId, code.id);
+    expect(look).toMatchObject({
+      source: 'template',
+      template: { name: 'Sunset' },
+      design: { foreground: { type: 'linear', angle: 90, stops: [{ offset: 0, color: '#5b0e2d' }, { offset: 1, color: '#1d3557' }] }, frame: { style: 'banner', text: 'Scan me' } },
+    });
+    const taken = await ownerHttp.post(`/codes/${code.id}/design`, { ...gradient, templateName: 'sunset' });
+    expect(taken.status).toBe(400);
+    expect(await taken.text()).toContain('a template named “sunset” exists already');
+  });
+});
+
+describe('deleting a template', () => {
+  it('says how many codes follow it, and returns them to the default look', async () => {
+    const template = await createDesignTemplate(database.db, { accountId: owner.accountId, name: 'Short-lived', design: NAVY });
+    const codes = [await makeCode(owner, 'One'), await makeCode(owner, 'Two')];
+    await applyTemplateToCodes(database.db, { accountId: owner.accountId, templateId: template.id, codeIds: codes.map((c) => c.id) });
+    const confirm = await (await ownerHttp.get(`/designs/${template.id}/delete`)).text();
+    expect(confirm).toContain('2 codes follow it. They go back to the default look');
+    const deleted = await ownerHttp.post(`/designs/${template.id}/delete`, {});
+    expect(deleted.status).toBe(303);
+    const looks = await designsOfCodes(database.db, owner.accountId, codes.map((c) => c.id));
+    expect([...looks.values()]).toEqual([{ source: 'default', design: null }, { source: 'default', design: null }]);
+    expect((await ownerHttp.get(`/designs/${template.id}`)).status).toBe(404);
+  });
+});
+
+describe('images of a designed code', () => {
+  it('are the same from the API and the dashboard, decode to the short URL, and change their ETag with the design', async () => {
+    const account = await createTestAccount(database.db, app);
+    const { data } = await account.client.raw.POST('/qrcodes', { body: { name: 'Designed later', url: 'https://example.com/' } });
+    const code = data!.data;
+    const person = await createPerson(database.db, { accountId: account.accountId });
+    const http = await dashboardHttp(app, person);
+    const before = await apiImage(account, code.id, '?format=png&size=1024');
+
+    await setCodeDesign(database.db, { accountId: account.accountId, codeId: code.id, design: FRAMED });
+    const svgFromApi = await apiImage(account, code.id, '?format=svg&size=1024');
+    const svgFromDashboard = await dashboardImage(http, `/codes/${code.id}/download?format=svg`);
+    expect(svgFromApi.res.status).toBe(200);
+    expect(svgFromApi.bytes.toString()).toContain('Scan me');
+    expect(svgFromDashboard.bytes.equals(svgFromApi.bytes)).toBe(true);
+    expect(svgFromDashboard.res.headers.get('etag')).toBe(svgFromApi.res.headers.get('etag'));
+
+    const pngFromApi = await apiImage(account, code.id, '?format=png&size=1024');
+    const pngFromDashboard = await dashboardImage(http, `/codes/${code.id}/download?format=png&size=1024`);
+    expect(pngFromDashboard.bytes.equals(pngFromApi.bytes)).toBe(true);
+    expect(pngFromApi.res.headers.get('etag')).not.toBe(before.res.headers.get('etag'));
+    expect(PNG.sync.read(pngFromApi.bytes).width).toBe(1024);
+    expect(decodePng(pngFromApi.bytes)).toBe(qrContentFor(code.shortUrl, app.origin));
+
+    // A changed design is a new ETag; the old one no longer answers 304.
+    const oldEtag = pngFromApi.res.headers.get('etag')!;
+    await setCodeDesign(database.db, { accountId: account.accountId, codeId: code.id, design: NAVY });
+    const changed = await fetch(`${app.apiUrl}/qrcodes/${code.id}/image?format=png&size=1024`, {
+      headers: { Authorization: `Bearer ${account.apiKey}`, 'If-None-Match': oldEtag },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(oldEtag);
+    expect(decodePng(Buffer.from(await changed.arrayBuffer()))).toBe(qrContentFor(code.shortUrl, app.origin));
+  });
+
+  it("of an API-created code stay byte for byte the plain renderer's, with the same ETag", async () => {
+    const account = await createTestAccount(database.db, app);
+    const { data } = await account.client.raw.POST('/qrcodes', { body: { name: 'Plain', url: 'https://example.com/' } });
+    const code = data!.data;
+    for (const [query, format, size] of [['', 'svg', 512], ['?format=png&size=300', 'png', 300]] as const) {
+      const request = { text: qrContentFor(code.shortUrl, app.origin), format, size, margin: 4, ecc: 'M' } as const;
+      const { res, bytes } = await apiImage(account, code.id, query);
+      expect(res.headers.get('etag')).toBe(qrImageEtag(request));
+      expect(bytes.equals(await renderQrImageBody(request))).toBe(true);
+    }
+  });
+
+  it('download as a one-page vector PDF, embedding the font only when there is frame text', async () => {
+    const framed = await makeCode(owner, 'Print me');
+    await setCodeDesign(database.db, { accountId: owner.accountId, codeId: framed.id, design: FRAMED });
+    const plain = await makeCode(owner, 'Print plain');
+    for (const [code, font] of [[framed, true], [plain, false]] as const) {
+      const { res, bytes } = await dashboardImage(ownerHttp, `/codes/${code.id}/download?format=pdf`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      expect(res.headers.get('content-disposition')).toContain('-qr.pdf');
+      const text = bytes.toString('latin1');
+      expect(text.startsWith('%PDF-')).toBe(true);
+      expect(text.trimEnd().endsWith('%%EOF')).toBe(true);
+      expect(text.match(/\/Type \/Page\b/g)).toHaveLength(1);
+      expect(text).toContain('/Count 1');
+      expect(text.includes('/FontFile2'), `font embedded for ${code.name}`).toBe(font);
+      if (font) expect(text).toMatch(/\/BaseFont \/[A-Z]{6}\+DejaVuSans-Bold/);
+      // 5 cm plus 0.5 cm on each side: 6 cm is 170.08 points.
+      expect(text).toMatch(/\/MediaBox \[0 0 170\.07\d+ /);
+    }
+  });
+});
+
+describe('logos', () => {
+  it('are uploaded as PNG or SVG, kept as PNG in the design, and anything else is refused with a reason', async () => {
+    const code = await makeCode(owner, 'With logo');
+    await ownerHttp.get(`/codes/${code.id}/design`);
+    const logo = PNG.sync.write(Object.assign(new PNG({ width: 64, height: 64 }), { data: Buffer.alloc(64 * 64 * 4, 200) }));
+    const uploaded = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob([logo], { type: 'image/png' }), 'logo.png');
+    expect(uploaded.status).toBe(303);
+    const look = await designOfCode(database.db, owner.accountId, code.id);
+    expect(look.design?.logo).toMatchObject({ png: logo.toString('base64'), size: 0.2, clearBehind: true });
+
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#c00"/></svg>';
+    const svgUpload = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob([svg], { type: 'image/svg+xml' }), 'logo.svg');
+    expect(svgUpload.status).toBe(303);
+    const fromSvg = Buffer.from((await designOfCode(database.db, owner.accountId, code.id)).design!.logo!.png, 'base64');
+    expect(fromSvg.subarray(1, 4).toString()).toBe('PNG');
+
+    const text = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob(['hello'], { type: 'image/png' }), 'logo.png');
+    expect(text.status).toBe(400);
+    expect(await text.text()).toContain('The logo must be a PNG, JPEG or SVG image.');
+
+    // The preview and the image carry it; the code still decodes.
+    const image = await dashboardImage(ownerHttp, `/codes/${code.id}/download?format=png&size=1024`);
+    expect(decodePng(image.bytes)).toBe(qrContentFor(`${app.origin}/r/${code.slug}`, app.origin));
+  });
+});
