@@ -43,7 +43,7 @@ async function checkedReport(db: Db, accountId: string, summary: ImportSummary):
 async function importResult(deps: DashboardDependencies, summary: ImportSummary): Promise<ImportResult> {
   return {
     created: await listImportRows(deps.db, summary.id, ['created'], RESULT_ROWS),
-    problems: await listImportRows(deps.db, summary.id, ['skipped', 'failed']),
+    problems: await listImportRows(deps.db, summary.id, ['invalid', 'skipped', 'failed']),
     siteUrl: deps.config.siteUrl,
   };
 }

@@ -63,7 +63,7 @@ function ImportResultView(props: { summary: ImportSummary; result: ImportResult 
       )}
       {result.problems.length > 0 && (
         <>
-          <h3>Skipped and failed rows</h3>
+          <h3>Rows not created</h3>
           <ProblemTable rows={result.problems} caption="Every row not created, by line" />
         </>
       )}

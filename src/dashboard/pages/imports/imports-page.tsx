@@ -43,7 +43,9 @@ export function ImportsPage(props: { context: PageContext; imports: PastImport[]
         <form method="post" action={uploadAction('/imports', context.csrfToken)} enctype="multipart/form-data">
           <label for="import-file">CSV file</label>
           <input id="import-file" name="file" type="file" accept=".csv,text/csv" required />
-          <button type="submit">Check the file</button>
+          <button type="submit" class="fit-button">
+            Check the file
+          </button>
         </form>
       </article>
       <article aria-labelledby="format-heading">

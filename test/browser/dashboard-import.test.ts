@@ -1,0 +1,123 @@
+import { readFile } from 'node:fs/promises';
+import { unzipSync } from 'fflate';
+import jsQR from 'jsqr';
+import type { Browser, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processBatch } from '../../src/imports/run-import.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext, type WatchedContext } from '../support/browser.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createPerson, signIn, startDashboardApp, type TestPerson } from '../support/dashboard.js';
+import type { TestApp } from '../support/test-app.js';
+
+let database: TestDatabase;
+let app: TestApp;
+let browser: Browser;
+let owner: TestPerson;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await startDashboardApp(database, { webhookWorker: false });
+  owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await database?.destroy();
+});
+
+async function checkPage(watched: WatchedContext, page: Page, name: string): Promise<void> {
+  expect(await accessibilityViolations(page), name).toEqual([]);
+  expect(await watched.cspViolations(page), name).toEqual([]);
+  await screenshot(page, name);
+}
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+const progressValue = async (page: Page) => Number(await page.locator('#import-progress').getAttribute('value'));
+
+/** 60 rows: TEXT, URL and WIFI codes, with two deliberate errors (lines 5 and 12). */
+function sampleFile(): string {
+  const lines = ['type;name;externalId;url;text;ssid;password;security'];
+  for (let i = 0; i < 60; i++) {
+    if (i === 3) lines.push('URL;Broken link;b-3;not a url;;;;');
+    else if (i === 10) lines.push('WIFI;Open door;b-10;;;Guest;secret;none');
+    else if (i % 3 === 0) lines.push(`URL;Poster ${i};p-${i};https://example.com/p/${i};;;;`);
+    else if (i % 3 === 1) lines.push(`TEXT;Note ${i};n-${i};;"Line one; still one\r\nline two";;;`);
+    else lines.push(`WIFI;Cafe ${i};w-${i};;;Cafe;coffee-${i};WPA`);
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+describe('bulk import in a browser', () => {
+  it('uploads a file, reads the report, confirms, watches the progress bar advance, sees the result and downloads the CSV and the ZIPs', async () => {
+    const watched = await watchedContext(browser);
+    const page = await watched.newPage();
+    await signIn(page, app, owner);
+
+    await page.goto(`${app.origin}/imports`);
+    await expect.poll(() => heading(page)).toBe('Import codes');
+    await checkPage(watched, page, 'dashboard-import-upload');
+    await page.getByLabel('CSV file', { exact: true }).setInputFiles({ name: 'spring.csv', mimeType: 'text/csv', buffer: Buffer.from(sampleFile()) });
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    await expect.poll(() => heading(page)).toBe('Import of spring.csv');
+
+    // The report: counts, every error by line and column, nothing created yet.
+    const main = page.locator('main');
+    expect(await main.textContent()).toContain('58 codes will be created');
+    expect(await main.textContent()).toContain('2 rows have errors and will not be imported');
+    const problems = page.locator('table.import-problems tbody tr');
+    expect(await problems.allTextContents()).toEqual(['5Errorurlmust be an absolute URL', '12Errorpasswordmust be empty for an open network']);
+    expect(await main.textContent()).toContain('Confirming imports the 58 valid rows only');
+    expect(await database.db.selectFrom('qr_codes').select('id').where('account_id', '=', owner.accountId).execute()).toHaveLength(0);
+    await checkPage(watched, page, 'dashboard-import-report');
+
+    // Confirm: no job runs in this app, so the test moves it on batch by batch and watches the bar follow.
+    await page.getByRole('button', { name: 'Import 58 codes' }).click();
+    await expect.poll(() => page.locator('#import-progress').count()).toBe(1);
+    expect(await progressValue(page)).toBe(0);
+    expect(await page.locator('#import-status label').textContent()).toBe('0 of 58 rows done');
+    await checkPage(watched, page, 'dashboard-import-progress');
+    await processBatch(database.db, { siteUrl: app.config.siteUrl, batchSize: 20 });
+    await expect.poll(() => progressValue(page), { timeout: 10_000 }).toBe(20);
+    expect(await page.locator('#import-status label').textContent()).toBe('20 of 58 rows done');
+    await processBatch(database.db, { siteUrl: app.config.siteUrl, batchSize: 20 });
+    await expect.poll(() => progressValue(page), { timeout: 10_000 }).toBe(40);
+    while (await processBatch(database.db, { siteUrl: app.config.siteUrl, batchSize: 20 })) {
+      /* the rest */
+    }
+
+    // The result replaces the bar by itself (and polling stops: the result has no trigger).
+    await expect.poll(() => page.getByRole('heading', { name: 'Result' }).count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByRole('status').first().textContent()).toBe('58 codes created, 0 skipped, 0 failed, 2 left out for errors.');
+    expect(await problems.allTextContents()).toEqual(['5Errorurlmust be an absolute URL', '12Errorpasswordmust be empty for an open network']);
+    const firstRow = page.getByRole('row', { name: /Poster 0/ });
+    expect(await firstRow.textContent()).toMatch(/^2Poster 0URLhttp:\/\/127\.0\.0\.1:\d+\/r\/[0-9A-Z]{8}$/);
+    await checkPage(watched, page, 'dashboard-import-result');
+
+    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'CSV of the created codes' }).click()]);
+    const csvLines = (await readFile((await csvDownload.path())!, 'utf8')).replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(csvLines[0]).toBe('line,externalId,type,name,shortUrl,codeId');
+    expect(csvLines).toHaveLength(59);
+    expect(csvLines[1]).toMatch(/^2,p-0,URL,Poster 0,http:\/\/127\.0\.0\.1:\d+\/r\/[0-9A-Z]{8},qr_[0-9A-Z]{26}$/);
+    const shortUrl = csvLines[1]!.split(',')[4]!;
+
+    const [svgZip] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'ZIP of the QR codes (SVG)' }).click()]);
+    const svgs = unzipSync(await readFile((await svgZip.path())!));
+    expect(Object.keys(svgs)).toHaveLength(58);
+    expect(Object.keys(svgs)[0]).toBe('00002-Poster 0.svg');
+    expect(Buffer.from(svgs['00002-Poster 0.svg']!).toString('utf8')).toContain('<svg');
+
+    const [pngZip] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'ZIP of the QR codes (PNG, 1024 px)' }).click()]);
+    const pngs = unzipSync(await readFile((await pngZip.path())!));
+    expect(Object.keys(pngs)).toHaveLength(58);
+    const image = PNG.sync.read(Buffer.from(pngs['00002-Poster 0.png']!));
+    const decoded = jsQR(new Uint8ClampedArray(image.data), image.width, image.height);
+    expect(decoded?.data.toLowerCase()).toBe(shortUrl.toLowerCase());
+
+    // The list of past imports links back to it.
+    await page.goto(`${app.origin}/imports`);
+    expect(await page.getByRole('row', { name: /spring\.csv/ }).textContent()).toContain('Done');
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
+});
