@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { unzipSync } from 'fflate';
-import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,9 @@ import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screensho
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createPerson, signIn, startDashboardApp, type TestPerson } from '../support/dashboard.js';
 import type { TestApp } from '../support/test-app.js';
+
+// jsqr is CommonJS with a default export the project's module settings do not see through.
+const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
 
 let database: TestDatabase;
 let app: TestApp;
