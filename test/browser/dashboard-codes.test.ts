@@ -133,7 +133,7 @@ describe('codes in a browser', () => {
     const key = await createApiKey(database.db, owner.accountId, { name: 'Shop backend', createdByUserId: owner.userId });
     const made = await createClient({ baseUrl: app.apiUrl, apiKey: key.key }).createQrCode({ name: 'Autumn flyer', url: 'https://example.com/autumn' });
     await page.goto(`${app.origin}/codes`);
-    expect(await page.getByRole('row', { name: /Autumn flyer/ }).textContent()).toMatch(/Autumn flyer\s*URL\s*http:\/\/.*\/r\/[0-9A-Z]{8}\s*https:\/\/example\.com\/autumn\s*0\s*Active/);
+    expect(await page.getByRole('row', { name: /Autumn flyer/ }).textContent()).toMatch(/Autumn flyer\s*Website \(URL\)\s*http:\/\/.*\/r\/[0-9A-Z]{8}\s*https:\/\/example\.com\/autumn\s*0\s*Active/);
     // Active search: typing filters the list in place and keeps the URL in step.
     await page.getByLabel('Search').fill('autumn');
     await expect.poll(() => page.locator('tbody tr').count()).toBe(1);

@@ -1,25 +1,37 @@
 import type { RequestHandler } from 'express';
 import { createQrCode } from '../../../codes/index.js';
+import { isCodeTypeName } from '../../../codes/types/index.js';
 import { ApiError } from '../../../errors.js';
 import { pageContext, sessionOf, type DashboardDependencies } from '../../context.js';
+import { formText } from '../../forms.js';
 import { NewCodePage } from '../../pages/codes/new-code-page.js';
-import { planLabel } from '../../pages/account/plan-usage.js';
 import { sendPage } from '../../render.js';
 import { readCodeForm, type CodeFormErrors } from './code-form.js';
-import { planUsage } from './show-new-code.js';
+import { createTypedCodeFromForm } from './create-typed-code.js';
+import { limitMessage, planUsage } from './plan-limit.js';
 
-/** POST /codes: a URL code made by the signed-in person (its first destination is recorded as theirs). */
+/**
+ * POST /codes[?type=…]: a code made by the signed-in person (its first destination is recorded as theirs). A URL
+ * code (the default, and what the API makes) is read as before; every other type by its own form.
+ */
 export function createCode(deps: DashboardDependencies): RequestHandler {
   return async (req, res) => {
     const { user } = sessionOf(res);
+    const requested = typeof req.query.type === 'string' ? req.query.type : formText(req.body, 'type');
+    if (requested !== '' && requested !== 'URL') {
+      if (!isCodeTypeName(requested)) {
+        res.redirect(303, '/codes/new');
+        return;
+      }
+      await createTypedCodeFromForm(deps, req, res, user, requested as Exclude<typeof requested, 'URL'>);
+      return;
+    }
     const form = readCodeForm(req.body);
     const again = async (status: number, refused: { errors?: CodeFormErrors; atLimit?: boolean }) => {
       const usage = await planUsage(deps.db, user.accountId);
-      const limitMessage = refused.atLimit
-        ? `The ${planLabel(usage.plan)} plan allows ${usage.limit} codes and all of them are in use. ` +
-          'Delete a code you no longer need, or move to a larger plan, to create this one.'
-        : undefined;
-      const page = <NewCodePage context={pageContext(res)} usage={usage} values={form.values} errors={refused.errors} limitMessage={limitMessage} />;
+      const page = (
+        <NewCodePage context={pageContext(res)} usage={usage} values={form.values} errors={refused.errors} limitMessage={refused.atLimit ? limitMessage(usage) : undefined} />
+      );
       sendPage(res, page, status);
     };
     if (!form.ok) {

@@ -1,16 +1,18 @@
 import type { RequestHandler } from 'express';
 import { getAccount } from '../../../accounts/account-service.js';
+import { isCodeTypeName } from '../../../codes/types/index.js';
 import { pageContext, sessionOf, type DashboardDependencies } from '../../context.js';
 import { NewCodePage } from '../../pages/codes/new-code-page.js';
 import type { PlanUsage } from '../../pages/codes/plan-usage.js';
 import { sendPage } from '../../render.js';
 import type { Db } from '../../../db/schema/index.js';
 
-/** GET /codes/new */
+/** GET /codes/new[?type=PDF]: an unknown type shows the URL form, as the picker's first choice. */
 export function showNewCode(deps: DashboardDependencies): RequestHandler {
-  return async (_req, res) => {
+  return async (req, res) => {
     const usage = await planUsage(deps.db, sessionOf(res).user.accountId);
-    sendPage(res, <NewCodePage context={pageContext(res)} usage={usage} />);
+    const type = typeof req.query.type === 'string' && isCodeTypeName(req.query.type) ? req.query.type : 'URL';
+    sendPage(res, <NewCodePage context={pageContext(res)} usage={usage} type={type} />);
   };
 }
 

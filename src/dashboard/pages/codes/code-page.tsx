@@ -7,6 +7,9 @@ import { CodeFields } from './code-fields.js';
 import { numberFormat, type ShownCode } from './code-row.js';
 import { DestinationHistory } from './destination-history.js';
 import { When } from './when.js';
+import { kindOf, isCodeTypeName } from '../../../codes/types/index.js';
+import { shortUrlDoes, TYPE_FORMS, typeLabel } from '../../actions/codes/type-forms/index.js';
+import { TypedCodeForm, type TypedFormState } from './typed-code-form.js';
 
 /** What the last action on this page did (after its redirect back here). */
 export const DONE_MESSAGES = {
@@ -23,8 +26,12 @@ export interface CodePageProps {
   historyLimit: number;
   zone: string;
   done?: keyof typeof DONE_MESSAGES | undefined;
-  /** The edit form as sent, when it was refused. */
-  edit?: { values: CodeFormValues; errors: CodeFormErrors };
+  /** A URL code's edit form as sent, when it was refused. */
+  edit?: { values: CodeFormValues; errors: CodeFormErrors } | undefined;
+  /** Another type's edit form: its stored content, or what was sent when refused. */
+  typedEdit?: TypedFormState | undefined;
+  /** The edit was refused (the form shows what was sent). */
+  refused?: boolean;
 }
 
 export function CodePage(props: CodePageProps) {
@@ -36,7 +43,7 @@ export function CodePage(props: CodePageProps) {
       </p>
       <h1>{code.name}</h1>
       {props.done && <Flash kind="ok">{DONE_MESSAGES[props.done]}</Flash>}
-      {props.edit && <Flash kind="error">Nothing was saved: see the messages below.</Flash>}
+      {props.refused && <Flash kind="error">Nothing was saved: see the messages below.</Flash>}
       <div class="grid code-overview">
         <CodeDownloads code={code} />
         <CodeFacts code={code} context={context} zone={props.zone} />
@@ -45,11 +52,15 @@ export function CodePage(props: CodePageProps) {
       <section id="code-analytics" hx-get={`/codes/${code.id}/analytics?fragment=1`} hx-trigger="load" hx-swap="outerHTML"><h2>Analytics</h2><p><a href={`/codes/${code.id}/analytics`}>Scans over time, devices and recent scans</a></p></section>
       <section aria-labelledby="edit-heading">
         <h2 id="edit-heading">Edit</h2>
-        <form method="post" action={`/codes/${code.id}`} class="narrow-form">
-          <CsrfField token={context.csrfToken} />
-          <CodeFields idPrefix="edit-code" values={props.edit?.values ?? { name: code.name, url: code.destinationUrl }} errors={props.edit?.errors} />
-          <button type="submit">Save changes</button>
-        </form>
+        {props.typedEdit && isCodeTypeName(code.type) ? (
+          <TypedCodeForm context={context} form={TYPE_FORMS[code.type]} action={`/codes/${code.id}`} idPrefix="edit-code" state={props.typedEdit} submitLabel="Save changes" />
+        ) : (
+          <form method="post" action={`/codes/${code.id}`} class="narrow-form">
+            <CsrfField token={context.csrfToken} />
+            <CodeFields idPrefix="edit-code" values={props.edit?.values ?? { name: code.name, url: code.destinationUrl }} errors={props.edit?.errors} />
+            <button type="submit">Save changes</button>
+          </form>
+        )}
       </section>
       <DestinationHistory changes={props.history} zone={props.zone} limit={props.historyLimit} />
       <section aria-labelledby="delete-heading">
@@ -79,7 +90,11 @@ function CodeFacts(props: { code: ShownCode; context: PageContext; zone: string 
             Copy short URL
           </button>
         </dd>
-        <dt>Destination</dt>
+        <dt>Type</dt>
+        <dd class="code-type">{typeLabel(code.type)}</dd>
+        <dt>What a scan does</dt>
+        <dd>{isCodeTypeName(code.type) ? shortUrlDoes(code.type, kindOf(code.type)) : 'Redirects to the destination below.'}</dd>
+        <dt>{kindOf(code.type) === 'page' ? 'Page' : 'Destination'}</dt>
         <dd class="destination">
           <a href={code.destinationUrl} rel="noopener noreferrer">
             {code.destinationUrl}
@@ -97,8 +112,10 @@ function CodeFacts(props: { code: ShownCode; context: PageContext; zone: string 
             </button>
           </form>
         </dd>
-        <dt>Type</dt>
-        <dd>{code.type}</dd>
+        <dt>Design</dt>
+        <dd>
+          <a href={`/codes/${code.id}/design`}>Design…</a>
+        </dd>
         <dt>Created</dt>
         <dd>
           <When at={code.createdAt} zone={props.zone} />

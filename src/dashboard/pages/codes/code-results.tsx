@@ -1,5 +1,6 @@
 import type { ListQuery } from '../../actions/codes/list-query.js';
 import { numberFormat, shortened, type ShownCode } from './code-row.js';
+import { typeLabel } from '../../actions/codes/type-forms/index.js';
 
 export interface CodeResultsData {
   codes: ShownCode[];
@@ -38,7 +39,7 @@ export function CodeResults(props: { query: ListQuery; data: CodeResultsData }) 
                   <th scope="row">
                     <a href={`/codes/${code.id}`}>{code.name}</a>
                   </th>
-                  <td>{code.type}</td>
+                  <td>{typeLabel(code.type)}</td>
                   <td class="mono">{code.shortUrl}</td>
                   <td class="destination">{shortened(code.destinationUrl)}</td>
                   <td class="numeric">{numberFormat.format(code.scanCount)}</td>

@@ -1,0 +1,127 @@
+import type { Db } from '../db/schema/index.js';
+import { inTransaction } from '../db/transaction.js';
+import { errors } from '../errors.js';
+import { parseCodeName } from './code-input.js';
+import { type Actor, recordDestinationChange } from './destination-history.js';
+import { checkFileReferences, fileReferencesOf } from './file-references.js';
+import { deleteFile, findLiveFile } from '../files/file-records.js';
+import { sql } from 'kysely';
+import { assertCodeId, codeColumns, toQrCode } from './qr-code-row.js';
+import type { TypedCodeResult } from './typed-code.js';
+import { type AppContent, CODE_TYPES, type CodeTypeName, type ContentProblem, type FacebookContent, isCodeTypeName, type UrlContent } from './types/index.js';
+
+/**
+ * Changes a live code's name and content after printing, by the same rules as createTypedCode: the content is
+ * checked by the code's own type's schema (the type never changes) and may name only live files of the account;
+ * problems come back with paths under `/content` (and `/name`) and nothing is stored. For a redirect type the new
+ * destination goes through the destination history, as the API's PATCH url does. The redirect cache hears of the
+ * change from the database (qr_codes' trigger NOTIFYs on a change of destination or content).
+ */
+export async function updateTypedCode(
+  db: Db,
+  input: { accountId: string; id: string; name: string; content: unknown; actor: Actor },
+): Promise<TypedCodeResult> {
+  assertCodeId(input.id);
+  const current = await db
+    .selectFrom('qr_codes')
+    .select('type')
+    .where('id', '=', input.id)
+    .where('account_id', '=', input.accountId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!current) throw errors.notFound();
+  if (!isCodeTypeName(current.type)) throw new Error(`code ${input.id} has unknown type ${current.type}`);
+  const type = current.type;
+
+  const problems: ContentProblem[] = [];
+  const name = parseCodeName(input.name);
+  if (!name.ok) problems.push({ path: '/name', message: name.message });
+  const parsed = CODE_TYPES[type].parse(input.content);
+  if (!parsed.ok) problems.push(...parsed.problems.map((p) => ({ path: `/content${p.path}`, message: p.message })));
+  if (!name.ok || !parsed.ok) return { ok: false, problems };
+  problems.push(...(await checkFileReferences(db, input.accountId, type, parsed.content)));
+  if (problems.length > 0) return { ok: false, problems };
+
+  const code = await inTransaction(db, async (trx) => {
+    // Under the row lock, so of two racing edits the second records the first one's destination as previous.
+    const locked = await trx
+      .selectFrom('qr_codes')
+      .select(['destination_url', 'content'])
+      .where('id', '=', input.id)
+      .where('account_id', '=', input.accountId)
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!locked) throw errors.notFound();
+    // A page type's destination is its own short URL and stays; a redirect type's follows its content.
+    const destination = redirectDestination(type, parsed.content) ?? locked.destination_url;
+    // URL codes made through the API keep no content (their destination is all there is); keep it that way.
+    const content = type === 'URL' && locked.content === null ? null : JSON.stringify(parsed.content);
+    const row = await trx
+      .updateTable('qr_codes')
+      .set({ name: name.name, content, destination_url: destination, updated_at: new Date() })
+      .where('id', '=', input.id)
+      .returning(codeColumns)
+      .executeTakeFirstOrThrow();
+    if (destination !== locked.destination_url) {
+      await recordDestinationChange(trx, { codeId: input.id, previousUrl: locked.destination_url, newUrl: destination, actor: input.actor });
+    }
+    return { code: toQrCode(row), previousContent: locked.content };
+  });
+  await releaseReplacedFiles(db, input.accountId, type, code.previousContent, parsed.content);
+  return { ok: true, code: code.code };
+}
+
+/** The content a code's edit form starts from: its stored content (null for a URL code made through the API). */
+export async function currentContent(db: Db, input: { accountId: string; id: string }): Promise<unknown> {
+  assertCodeId(input.id);
+  const row = await db
+    .selectFrom('qr_codes')
+    .select('content')
+    .where('id', '=', input.id)
+    .where('account_id', '=', input.accountId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw errors.notFound();
+  return row.content;
+}
+
+/**
+ * Files the edit took off the code (a replaced PDF, images removed from a gallery) are deleted, freeing the
+ * account's storage, unless another live code of the account still names them (the content of a deleted code
+ * is never shown again, so it does not count). After the commit: a file left
+ * behind by a crash here costs storage, never a broken page.
+ */
+async function releaseReplacedFiles(db: Db, accountId: string, type: CodeTypeName, before: unknown, after: unknown): Promise<void> {
+  if (before === null || before === undefined) return;
+  const kept = new Set(fileReferencesOf(type, after).map((r) => r.fileId));
+  const dropped = fileReferencesOf(type, before).map((r) => r.fileId).filter((id) => !kept.has(id));
+  for (const fileId of new Set(dropped)) {
+    const stillUsed = await db
+      .selectFrom('qr_codes')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('deleted_at', 'is', null)
+      // File ids are [A-Za-z0-9_-] (the schema checks), so the only wildcard one can hold is _, which matching
+      // any character can only keep a file, never delete one in use.
+      .where(sql<string>`content::text`, 'like', `%"${fileId}"%`)
+      .limit(1)
+      .executeTakeFirst();
+    // A logo may also be the account's branding or a design's: those are not this form's to delete.
+    if (!stillUsed && (await findLiveFile(db, fileId, accountId))?.kind !== 'logo') await deleteFile(db, accountId, fileId);
+  }
+}
+
+/** Where a redirect type's short URL leads (as createTypedCode stores it); undefined for a page type. */
+function redirectDestination(type: string, content: unknown): string | undefined {
+  switch (type) {
+    case 'URL':
+      return (content as UrlContent).url;
+    case 'FACEBOOK':
+      return (content as FacebookContent).pageUrl;
+    case 'APP':
+      return (content as AppContent).fallbackUrl;
+    default:
+      return undefined;
+  }
+}
