@@ -27,7 +27,7 @@ afterAll(async () => {
 
 async function upload(http: DashboardHttp, name: string, bytes: Buffer | string): Promise<Response> {
   const form = new FormData();
-  form.set('file', new Blob([bytes], { type: 'text/csv' }), name);
+  form.set('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type: 'text/csv' }), name);
   return fetch(`${app.origin}/imports?_csrf=${encodeURIComponent(http.csrfToken)}`, { method: 'POST', body: form, headers: { cookie: http.cookie }, redirect: 'manual' });
 }
 
