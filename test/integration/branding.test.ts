@@ -53,6 +53,14 @@ async function fileIsLive(fileId: string): Promise<boolean> {
   return row !== undefined && row.deleted_at === null;
 }
 
+/** Noise does not compress: a 700 × 700 PNG of it is well over a megabyte. */
+function noisyPng(width: number, height = width): Buffer {
+  const image = new PNG({ width, height });
+  image.data.set(randomBytes(image.data.length));
+  for (let i = 3; i < image.data.length; i += 4) image.data[i] = 255;
+  return PNG.sync.write(image);
+}
+
 describe('landing pages in the account colour and logo', () => {
   it('shows the colour on buttons and the bar, allowed by a CSP hash that follows the stylesheet, on the next scan', async () => {
     const code = await create(owner.accountId, 'BUSINESS');
@@ -116,14 +124,6 @@ describe('landing pages in the account colour and logo', () => {
 });
 
 describe('the vCard photo', () => {
-  /** Noise does not compress: a 700 × 700 PNG of it is well over a megabyte. */
-  function noisyPng(side: number): Buffer {
-    const image = new PNG({ width: side, height: side });
-    image.data.set(randomBytes(image.data.length));
-    for (let i = 3; i < image.data.length; i += 4) image.data[i] = 255;
-    return PNG.sync.write(image);
-  }
-
   it('inlines a large photo drawn smaller, within the bound, with lines folded at 75 octets', async () => {
     const big = noisyPng(700);
     expect(big.length).toBeGreaterThan(1024 * 1024);
@@ -199,6 +199,18 @@ describe('the Landing pages settings', () => {
     expect(await refusedFile.text()).toContain('This file must be a PNG, JPEG, WebP or SVG image');
     expect((await getBranding(database.db, person.accountId)).logoFileId).toBe(logoId);
 
+    // A large logo is drawn into the page's logo box (3 × 160 × 48) so phones do not fetch it whole.
+    const wide = noisyPng(900, 300);
+    expect((await upload('wide.png', wide, 'image/png')).status).toBe(303);
+    const wideId = (await getBranding(database.db, person.accountId)).logoFileId!;
+    expect(await fileIsLive(logoId)).toBe(false);
+    const served = Buffer.from(await (await fetch(`${app.origin}/files/${wideId}`)).arrayBuffer());
+    expect(served.length).toBeLessThan(wide.length / 4);
+    expect(PNG.sync.read(served)).toMatchObject({ width: 480, height: 144 });
+    const tooLarge = await upload('huge.png', noisyPng(800, 800), 'image/png');
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.text()).toContain('This file is larger than 2 MB');
+
     const preview = await http.get('/account/branding/preview');
     const previewHtml = await preview.text();
     expect(previewHtml).toContain('Corner Bakery');
@@ -208,7 +220,7 @@ describe('the Landing pages settings', () => {
     expect(inlineStyle(previewHtml)).toContain('--a:#aa0000');
 
     expect((await http.post('/account/branding/logo/remove', {})).status).toBe(303);
-    expect(await fileIsLive(logoId)).toBe(false);
+    expect(await fileIsLive(wideId)).toBe(false);
   });
 
   it('is for owners only, and linked from the account page for them', async () => {

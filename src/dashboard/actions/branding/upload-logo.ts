@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { RequestHandler } from 'express';
 import { setBrandLogo } from '../../../accounts/branding.js';
 import { FileRejectedError } from '../../../files/file-errors.js';
@@ -6,11 +7,13 @@ import { storeFile } from '../../../files/store-file.js';
 import { sessionOf, type DashboardDependencies } from '../../context.js';
 import { readMultipart } from '../../multipart.js';
 import { brandingRedirect } from './branding-form.js';
+import { fitLogo } from './fit-logo.js';
 import { logoLimit, renderBranding } from './render-branding.js';
 
 /**
  * POST /account/branding/logo (multipart, CSRF token in the action): stores the upload as a logo (type checked
- * by content, an SVG rasterised) and makes it the account's logo; the previous logo's file is deleted.
+ * by content, an SVG rasterised, a large one drawn to the page's logo size) and makes it the account's logo; the
+ * previous logo's file is deleted.
  */
 export function uploadLogo(deps: DashboardDependencies): RequestHandler {
   return async (req, res) => {
@@ -21,7 +24,11 @@ export function uploadLogo(deps: DashboardDependencies): RequestHandler {
       // One byte over the limit reaches the store, which refuses it with a worded message.
       await readMultipart(req, { maxFiles: 1, maxFileBytes: limits.maxFileBytes + 1, maxFields: 5 }, async (part) => {
         if (part.field !== 'logo') return;
-        stored = await storeFile(deps.db, { accountId, kind: 'logo', name: part.fileName, stream: part.stream }, limits);
+        const chunks: Buffer[] = [];
+        for await (const chunk of part.stream) chunks.push(chunk as Buffer);
+        // Bounded: the reader stops one byte past the limit, and the store then refuses the file by its size.
+        const fitted = part.truncated() ? { bytes: Buffer.concat(chunks), name: part.fileName } : await fitLogo(Buffer.concat(chunks), part.fileName);
+        stored = await storeFile(deps.db, { accountId, kind: 'logo', name: fitted.name, stream: Readable.from([fitted.bytes]) }, limits);
       });
     } catch (error) {
       if (!(error instanceof FileRejectedError)) throw error;
