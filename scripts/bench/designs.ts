@@ -1,9 +1,10 @@
 /**
- * `npx tsx scripts/bench/designs.ts`: render time per design, SVG and PNG at 1024 px, mean of BENCH_DESIGN_RUNS
+ * `npx tsx scripts/bench/designs.ts`: render time per design, SVG, PNG at 1024 px and the print PDF, mean of BENCH_DESIGN_RUNS
  * (default 50) after a warm-up. Standalone: it needs no database or server, unlike the parts of run.ts.
  */
 import { PNG } from 'pngjs';
 import { parseDesign } from '../../src/qr/design/design.js';
+import { renderDesignPdf } from '../../src/qr/design/render-pdf.js';
 import { renderDesignPng } from '../../src/qr/design/render-png.js';
 import { renderDesignSvg } from '../../src/qr/design/render-svg.js';
 
@@ -32,7 +33,14 @@ function mean(run: () => unknown): number {
   return Number(process.hrtime.bigint() - start) / 1e6 / RUNS;
 }
 
-console.log(`design              svg ms   png@1024 ms   svg bytes   png bytes   (mean of ${RUNS})`);
+async function meanAsync(run: () => Promise<unknown>): Promise<number> {
+  await run();
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < RUNS; i++) await run();
+  return Number(process.hrtime.bigint() - start) / 1e6 / RUNS;
+}
+
+console.log(`design              svg ms   png@1024 ms   pdf ms   svg bytes   png bytes   pdf bytes   (mean of ${RUNS})`);
 for (const [name, input] of Object.entries(DESIGNS)) {
   const parsed = parseDesign(input);
   if (!parsed.ok) throw new Error(`${name}: ${JSON.stringify(parsed.problems)}`);
@@ -40,5 +48,9 @@ for (const [name, input] of Object.entries(DESIGNS)) {
   const png = renderDesignPng(svg, 1024);
   const svgMs = mean(() => renderDesignSvg(parsed.design, TEXT));
   const pngMs = mean(() => renderDesignPng(svg, 1024));
-  console.log(`${name.padEnd(18)} ${svgMs.toFixed(2).padStart(7)} ${pngMs.toFixed(2).padStart(13)} ${String(svg.length).padStart(11)} ${String(png.length).padStart(11)}`);
+  const pdf = await renderDesignPdf(svg);
+  const pdfMs = await meanAsync(() => renderDesignPdf(svg));
+  console.log(
+    `${name.padEnd(18)} ${svgMs.toFixed(2).padStart(7)} ${pngMs.toFixed(2).padStart(13)} ${pdfMs.toFixed(2).padStart(8)} ${String(svg.length).padStart(11)} ${String(png.length).padStart(11)} ${String(pdf.length).padStart(11)}`,
+  );
 }
