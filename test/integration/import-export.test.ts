@@ -1,8 +1,11 @@
+import { unzipSync } from 'fflate';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteQrCode } from '../../src/codes/qr-code-service.js';
 import { createTypedCode } from '../../src/codes/typed-code.js';
 import { CODE_TYPE_NAMES } from '../../src/codes/types/index.js';
+import { createDesignTemplate } from '../../src/designs/index.js';
+import { DEFAULT_DESIGN } from '../../src/qr/design/design.js';
 import { createImportJob, type ImportJob } from '../../src/imports/import-job.js';
 import { storedExample } from '../support/code-type-examples.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -96,6 +99,20 @@ describe('export', () => {
       expect(page, type).toContain('1 code created, 0 skipped, 0 failed.');
     }
     expect(await contents(fresh.accountId)).toHaveLength(17);
+  });
+
+  it('the ZIP draws each code in the saved design its row named, and the others in the default look', async () => {
+    const fresh = await createPerson(database.db);
+    const freshHttp = await dashboardHttp(app, fresh);
+    await createDesignTemplate(database.db, { accountId: fresh.accountId, name: 'Brand Blue', design: { ...DEFAULT_DESIGN, foreground: { type: 'solid', color: '#1d4ed8' } } });
+    const path = await importFile(freshHttp, 'type,name,url,design\r\nURL,Blue,https://example.com/b,brand blue\r\nURL,Plain,https://example.com/p,\r\n');
+    const zip = await freshHttp.get(`${path}/qr-codes.zip?format=svg`);
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+    const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+    expect(Object.keys(files)).toEqual(['00002-Blue.svg', '00003-Plain.svg']);
+    expect(Buffer.from(files['00002-Blue.svg']!).toString()).toContain('#1d4ed8');
+    expect(Buffer.from(files['00003-Plain.svg']!).toString()).not.toContain('#1d4ed8');
   });
 
   it('refuses a file it cannot read with a sentence on the upload page, never a 500', async () => {

@@ -1,7 +1,10 @@
 import type { RequestHandler, Response } from 'express';
 import { Zip, ZipPassThrough } from 'fflate';
+import { designsOfCodes } from '../../../designs/index.js';
 import { createdCodePages, type CreatedCode } from '../../../imports/created-codes.js';
 import { getImport } from '../../../imports/import-rows.js';
+import type { Design } from '../../../qr/design/design.js';
+import { RenderAbandonedError } from '../../../qr/image-renderer.js';
 import { qrContentFor, type QrImageRequest } from '../../../qr/render.js';
 import { sessionOf, type DashboardDependencies } from '../../context.js';
 import { DashboardError } from '../../errors.js';
@@ -20,7 +23,8 @@ export function downloadImportZip(deps: DashboardDependencies): RequestHandler<{
   return async (req, res) => {
     const format = req.query.format === 'png' ? 'png' : req.query.format === 'svg' || req.query.format === undefined ? 'svg' : undefined;
     if (!format) throw new DashboardError(404, 'No such download', 'Choose one of the downloads on the import page.');
-    const summary = await getImport(deps.db, sessionOf(res).user.accountId, req.params.id);
+    const { accountId } = sessionOf(res).user;
+    const summary = await getImport(deps.db, accountId, req.params.id);
     res.status(200);
     res.setHeader('Content-Type', 'application/zip');
     res.setHeader('Content-Disposition', `attachment; filename="qroute-import-${summary.createdAt.toISOString().slice(0, 10)}-${format}.zip"`);
@@ -33,10 +37,21 @@ export function downloadImportZip(deps: DashboardDependencies): RequestHandler<{
       if (final && !res.destroyed) res.end();
     });
     const names = new Set<string>();
+    // A client that goes away takes its waiting render out of the pool's queue, and the loop ends.
+    const hungUp = new AbortController();
+    res.once('close', () => hungUp.abort());
     for await (const page of createdCodePages(deps.db, summary.id)) {
+      // Each code as it prints from its own page: its own design, its template's, or the default.
+      const looks = await designsOfCodes(deps.db, accountId, page.map((code) => code.id));
       for (const code of page) {
         if (res.destroyed) return;
-        const image = await render(deps, code, format);
+        let image: Buffer;
+        try {
+          image = await render(deps, code, format, looks.get(code.id)?.design ?? null, hungUp.signal);
+        } catch (error) {
+          if (error instanceof RenderAbandonedError) return;
+          throw error;
+        }
         const entry = new ZipPassThrough(uniqueName(names, code, format));
         zip.add(entry);
         entry.push(image, true);
@@ -48,10 +63,18 @@ export function downloadImportZip(deps: DashboardDependencies): RequestHandler<{
   };
 }
 
-async function render(deps: DashboardDependencies, code: CreatedCode, format: 'svg' | 'png'): Promise<Buffer> {
+/** The same request the code's page download makes (code-image.ts), so the ZIP holds the same images. */
+async function render(deps: DashboardDependencies, code: CreatedCode, format: 'svg' | 'png', design: Design | null, signal: AbortSignal): Promise<Buffer> {
   const shortUrl = `${deps.config.siteUrl}/r/${code.slug}`;
-  const request: QrImageRequest = { text: qrContentFor(shortUrl, deps.config.siteUrl), format, size: format === 'png' ? ZIP_PNG_SIZE : SVG_SIZE, margin: 4, ecc: 'M' };
-  return (await deps.images.renderer.render(request)).body;
+  const request: QrImageRequest = {
+    text: qrContentFor(shortUrl, deps.config.siteUrl),
+    format,
+    size: format === 'png' ? ZIP_PNG_SIZE : SVG_SIZE,
+    margin: 4,
+    ecc: 'M',
+    design,
+  };
+  return (await deps.images.renderer.render(request, signal)).body;
 }
 
 /** `0002-Spring menu.svg`: by line, so the files sort as the spreadsheet did, and named for people. */
