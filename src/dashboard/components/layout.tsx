@@ -11,6 +11,7 @@ interface Section {
 /** The navigation; "API & webhooks" is named exactly as SPEC.md names the section. */
 export const SECTIONS: readonly Section[] = [
   { href: '/codes', label: 'Codes' },
+  { href: '/imports', label: 'Import' },
   { href: '/analytics', label: 'Analytics' },
   { href: '/api-and-webhooks', label: 'API & webhooks', ownersOnly: true },
   { href: '/people', label: 'People', ownersOnly: true },
