@@ -300,7 +300,7 @@ describe('logos', () => {
     const code = await makeCode(owner, 'With logo');
     await ownerHttp.get(`/codes/${code.id}/design`);
     const logo = PNG.sync.write(Object.assign(new PNG({ width: 64, height: 64 }), { data: Buffer.alloc(64 * 64 * 4, 200) }));
-    const uploaded = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob([logo], { type: 'image/png' }), 'logo.png');
+    const uploaded = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob([new Uint8Array(logo)], { type: 'image/png' }), 'logo.png');
     expect(uploaded.status).toBe(303);
     const look = await designOfCode(database.db, owner.accountId, code.id);
     expect(look.design?.logo).toMatchObject({ png: logo.toString('base64'), size: 0.2, clearBehind: true });
@@ -318,5 +318,48 @@ describe('logos', () => {
     // The preview and the image carry it; the code still decodes.
     const image = await dashboardImage(ownerHttp, `/codes/${code.id}/download?format=png&size=1024`);
     expect(decodePng(image.bytes)).toBe(qrContentFor(`${app.origin}/r/${code.slug}`, app.origin));
+  });
+});
+
+describe('a template in the editor', () => {
+  it('is created, renamed and redesigned, restyling the codes that follow it; a refused design or a taken name changes nothing', async () => {
+    const created = await ownerHttp.post('/designs', { name: 'Autumn' });
+    expect(created.status).toBe(303);
+    const id = /^\/designs\/(dsn_[0-9A-Z]{26})\?done=created$/.exec(created.headers.get('location') ?? '')?.[1];
+    expect(id).toBeDefined();
+    expect((await ownerHttp.post('/designs', { name: ' autumn ' })).status).toBe(400);
+    const code = await makeCode(owner, 'Follower');
+    await setCodeTemplate(database.db, { accountId: owner.accountId, codeId: code.id, templateId: id! });
+
+    const editor = await (await ownerHttp.get(`/designs/${id}`)).text();
+    expect(editor).toContain('Template “Autumn”');
+    expect(editor).toContain('1 code follows this template.');
+    const preview = await ownerHttp.post(`/designs/${id}/preview`, editorForm({ color: '#8b3a0f' }), { headers: { 'hx-request': 'true' } });
+    expect(await preview.text()).toContain('fill="#8b3a0f"');
+
+    const saved = await ownerHttp.post(`/designs/${id}`, { name: 'Autumn 2026', ...editorForm({ color: '#8b3a0f', cornerDotShape: 'dot' }) });
+    expect(saved.status).toBe(303);
+    expect(await designOfCode(database.db, owner.accountId, code.id)).toMatchObject({
+      source: 'template',
+      template: { id, name: 'Autumn 2026' },
+      design: { foreground: { type: 'solid', color: '#8b3a0f' }, cornerDot: { shape: 'dot' } },
+    });
+
+    const pale = await ownerHttp.post(`/designs/${id}`, { name: 'Pale', ...editorForm({ color: '#eeeeee' }) });
+    expect(pale.status).toBe(400);
+    expect(await pale.text()).toContain('Foreground colour: contrast with the background');
+    await createDesignTemplate(database.db, { accountId: owner.accountId, name: 'Taken', design: NAVY });
+    const taken = await ownerHttp.post(`/designs/${id}`, { name: 'TAKEN', ...editorForm() });
+    expect(taken.status).toBe(400);
+    expect(await getDesignTemplate(database.db, { accountId: owner.accountId, id: id! })).toMatchObject({
+      name: 'Autumn 2026',
+      design: { foreground: { color: '#8b3a0f' } },
+    });
+
+    const logo = PNG.sync.write(Object.assign(new PNG({ width: 32, height: 32 }), { data: Buffer.alloc(32 * 32 * 4, 90) }));
+    await ownerHttp.get(`/designs/${id}`);
+    const uploaded = await uploadLogo(ownerHttp, `/designs/${id}/logo`, new Blob([new Uint8Array(logo)], { type: 'image/png' }), 'logo.png');
+    expect(uploaded.status).toBe(303);
+    expect((await designOfCode(database.db, owner.accountId, code.id)).design?.logo?.png).toBe(logo.toString('base64'));
   });
 });

@@ -128,8 +128,11 @@ export function designInput(values: DesignFormValues, logoPng: string | null): R
   };
 }
 
+// Gradient stops are named by their place in the gradient: with a middle colour, stop 2 is the form's middle one.
 const LABELS: [RegExp, (match: RegExpExecArray) => string][] = [
-  [/^\/foreground\/stops\/(\d+)/, (m) => `Gradient colour ${Number(m[1]) + 1}`],
+  [/^\/foreground\/stops\/(\d+)\/offset/, (m) => `Position of gradient stop ${Number(m[1]) + 1}`],
+  [/^\/foreground\/stops\/(\d+)/, (m) => `Colour of gradient stop ${Number(m[1]) + 1}`],
+  [/^\/foreground\/stops/, () => 'Gradient'],
   [/^\/foreground\/angle/, () => 'Gradient angle'],
   [/^\/foreground/, () => 'Foreground colour'],
   [/^\/background/, () => 'Background colour'],
@@ -152,11 +155,19 @@ const LABELS: [RegExp, (match: RegExpExecArray) => string][] = [
 
 /** A problem in words, named by the control it is about: "Background colour: contrast … is 1.10:1; …". */
 export function problemInWords(problem: DesignProblem): string {
+  const message = PERCENT_FIELDS.test(problem.path) ? inPercent(problem.message) : problem.message;
   for (const [pattern, label] of LABELS) {
     const match = pattern.exec(problem.path);
-    if (match) return `${label(match)}: ${problem.message}.`;
+    if (match) return `${label(match)}: ${message}.`;
   }
-  return `${problem.message}.`;
+  return `${message}.`;
+}
+
+/** Fields the form shows in per cent while the design holds fractions: their limits are said in per cent too. */
+const PERCENT_FIELDS = /^\/foreground\/stops\/\d+\/offset$|^\/logo\/size$/;
+
+function inPercent(message: string): string {
+  return message.replace(/from (\d+(?:\.\d+)?) to (\d+(?:\.\d+)?)/, (_, min: string, max: string) => `from ${Math.round(Number(min) * 1000) / 10}% to ${Math.round(Number(max) * 1000) / 10}%`);
 }
 
 function percent(fractionValue: number): string {
