@@ -10,9 +10,11 @@ import { textColorOn } from '../accounts/branding.js';
 export const DEFAULT_ACCENT = '#1f5fbf';
 
 const BASE_CSS =
-  `:root{color-scheme:light dark;--a:${DEFAULT_ACCENT};--at:#fff}` +
+  `:root{color-scheme:light dark;--a:${DEFAULT_ACCENT};--at:#fff;background:#fff;color:#1d2330}` +
   'body{font:17px/1.5 system-ui,sans-serif;margin:0;padding:1rem;border-top:.4rem solid var(--a)}' +
   'main,header{max-width:34rem;margin:0 auto}h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.1rem}' +
+  // The phone's dark mode, with colours set rather than left to the browser, whose link blue is unreadable there.
+  'a{color:#0645ad}@media(prefers-color-scheme:dark){:root{background:#121212;color:#e8eaed}a{color:#8ab4f8}}' +
   'a.b{display:block;text-align:center;padding:.8rem;margin:.6rem 0;border-radius:.5rem;background:var(--a);color:var(--at);text-decoration:none}' +
   'ul.l{list-style:none;padding:0}dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem 1rem}dd{margin:0}' +
   'img,video,audio{width:100%;height:auto}code{font-size:1.2rem;word-break:break-all}.t{white-space:pre-wrap}' +

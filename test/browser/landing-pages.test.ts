@@ -105,6 +105,10 @@ describe('landing pages on a phone', () => {
         expect(await button.evaluate((el) => getComputedStyle(el).color), type).toBe('rgb(0, 0, 0)');
       }
       await screenshot(page, `landing-${type.toLowerCase()}`);
+      // The pages follow the phone's dark mode (color-scheme): readable there too.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      expect(await accessibilityViolations(page), `${type}, dark mode`).toEqual([]);
+      if (type === 'BUSINESS') await screenshot(page, 'landing-business-dark');
       await page.close();
     }
     const foreign = watched.requests.filter((url) => new URL(url).origin !== app.origin);
