@@ -84,6 +84,9 @@ export async function readMultipart(
         return;
       }
       openStreams.add(stream);
+      // A stream destroyed with the cut-off error before its handler has begun to read it (the handler may be
+      // awaiting a query) would throw that error uncaught and end the process; the handler still gets it on read.
+      stream.on('error', () => {});
       stream.on('close', () => openStreams.delete(stream));
       const part: UploadedPart = { field, fileName: info.filename, stream, truncated: () => truncated, fieldsSoFar: { ...fields } };
       handlers.push(
