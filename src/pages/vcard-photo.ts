@@ -34,7 +34,11 @@ export class VcardPhotos {
   });
   private readonly inFlight = new Map<string, Promise<VcardPhoto | 'none'>>();
 
-  constructor(private readonly db: Db) {}
+  /** `waitMs`: as long as a scan waits for the database before it is answered from the cache (code-lookup.ts). */
+  constructor(
+    private readonly db: Db,
+    private readonly waitMs = 1_500,
+  ) {}
 
   async get(fileId: string | undefined): Promise<VcardPhoto | undefined> {
     if (!fileId) return undefined;
@@ -45,11 +49,19 @@ export class VcardPhotos {
       loading = this.load(fileId).finally(() => this.inFlight.delete(fileId));
       this.inFlight.set(fileId, loading);
     }
+    // A hung database must not hold the card: after the wait the card goes without its photo, and the load goes
+    // on to fill the cache for the next scan.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'none'>((resolve) => {
+      timer = setTimeout(() => resolve('none'), this.waitMs);
+    });
     try {
-      const photo = await loading;
+      const photo = await Promise.race([loading, late]);
       return photo === 'none' ? undefined : photo;
     } catch {
       return undefined;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
