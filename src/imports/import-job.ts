@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema/index.js';
-import { DEFAULT_BATCH_SIZE, processBatch } from './run-import.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { DEFAULT_BATCH_SIZE, failNextRow, processBatch } from './run-import.js';
 
 export interface ImportJob {
   start(): void;
@@ -34,10 +35,26 @@ export function createImportJob(options: ImportJobOptions): ImportJob {
 
   const runOnce = () => {
     running ??= (async () => {
+      // After an unexpected failure, one row at a time until a batch of one succeeds or fails alone.
+      let batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
       try {
         while (!stopping) {
           const started = Date.now();
-          const batch = await processBatch(options.db, { siteUrl: options.siteUrl, batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE });
+          let batch;
+          try {
+            batch = await processBatch(options.db, { siteUrl: options.siteUrl, batchSize });
+          } catch (error) {
+            if (isDatabaseUnavailable(error)) throw error; // nothing is wrong with the rows: try again later
+            if (batchSize > 1) {
+              logger.warn({ err: error }, 'import batch failed; retrying its rows one at a time');
+              batchSize = 1;
+              continue;
+            }
+            const failed = await failNextRow(options.db, 'could not be created because of an error on our side (it was logged)');
+            logger.error({ err: error, ...failed }, 'import row failed alone; marked failed');
+            batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+            continue;
+          }
           if (!batch) return;
           logger.debug({ ...batch, ms: Date.now() - started }, 'import batch done');
           if (batch.finished) logger.info({ importId: batch.importId }, 'import finished');

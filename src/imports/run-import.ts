@@ -119,3 +119,39 @@ async function existingTemplates(trx: Db, accountId: string, inputs: RowInput[])
   const rows = await trx.selectFrom('design_templates').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
   return new Set(rows.map((r) => r.id));
 }
+
+/**
+ * A row whose create fails with an unexpected error (not a refusal the job knows) would roll its whole batch back
+ * on every try and stall the import. The job then goes one row at a time, and a row that fails alone is marked
+ * failed here, in a transaction of its own, so the rest of the file goes on. Returns the line marked.
+ */
+export async function failNextRow(db: Db, message: string): Promise<{ importId: string; line: number } | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .selectFrom('imports')
+      .select('id')
+      .where('status', 'in', ['queued', 'running'])
+      .orderBy('created_at')
+      .limit(1)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!claimed) return undefined;
+    const row = await trx
+      .selectFrom('import_rows')
+      .select('line')
+      .where('import_id', '=', claimed.id)
+      .where('status', '=', 'pending')
+      .orderBy('line')
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await trx
+      .updateTable('import_rows')
+      .set({ status: 'failed', problems: JSON.stringify([{ field: 'row', message }]) })
+      .where('import_id', '=', claimed.id)
+      .where('line', '=', row.line)
+      .execute();
+    return { importId: claimed.id, line: row.line };
+  });
+}

@@ -236,6 +236,24 @@ describe('an instance that dies mid-import', () => {
   });
 });
 
+describe('a row the database refuses', () => {
+  it('fails alone, and the rows around it are created', async () => {
+    const owner = await person(100);
+    const rows = Array.from({ length: 5 }, (_, i) => ({ type: 'URL', name: `P ${i}`, url: `https://example.com/p/${i}`, externalId: `p-${i}` }));
+    const importId = await check(owner, csv(rows));
+    // A row the dry run would have refused, slipped in behind its back: the database's length check refuses it.
+    await database.db.updateTable('import_rows').set({ input: sql`jsonb_set(input, '{externalId}', to_jsonb(repeat('x', 300)))` }).where('import_id', '=', importId).where('line', '=', 4).execute();
+    await confirmImport(database.db, owner.accountId, importId);
+    const job = createImportJob({ db: database.db, logger: silent, siteUrl: SITE_URL, batchSize: 50 });
+    await job.runOnce();
+    const done = await getImport(database.db, owner.accountId, importId);
+    expect(done).toMatchObject({ status: 'done', counts: { created: 4, failed: 1, pending: 0 } });
+    const failed = await listImportRows(database.db, importId, ['failed']);
+    expect(failed).toMatchObject([{ line: 4, problems: [{ field: 'row', message: 'could not be created because of an error on our side (it was logged)' }] }]);
+    expect(await codeCount(owner.accountId)).toBe(4);
+  });
+});
+
 describe('reading files as spreadsheets write them', () => {
   it('refuses a Windows-1252 file with a clear sentence instead of importing mojibake', async () => {
     const owner = await person(10);
