@@ -12,6 +12,7 @@ interface Section {
 export const SECTIONS: readonly Section[] = [
   { href: '/codes', label: 'Codes' },
   { href: '/imports', label: 'Import' },
+  { href: '/designs', label: 'Designs' },
   { href: '/analytics', label: 'Analytics' },
   { href: '/api-and-webhooks', label: 'API & webhooks', ownersOnly: true },
   { href: '/people', label: 'People', ownersOnly: true },
