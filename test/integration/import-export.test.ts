@@ -123,6 +123,27 @@ describe('export', () => {
     expect(empty.status).toBe(400);
   });
 
+  it('refuses a file over 10 MB and a file with more than 10,000 rows, naming the limit', async () => {
+    const big = await upload(http, 'big.csv', `type,name,text\n${'TEXT,A,'.padEnd(1024, 'x')}\n`.repeat(10 * 1024 + 1));
+    expect(big.status).toBe(400);
+    expect(await big.text()).toContain('larger than 10 MB');
+    const many = await upload(http, 'many.csv', `type,name,url\n${'URL,A,https://example.com\n'.repeat(10_001)}`);
+    expect(many.status).toBe(400);
+    expect(await many.text()).toContain('The file has 10,001 rows; an import takes at most 10,000.');
+  });
+
+  it('a cancelled import creates nothing and its rows are gone', async () => {
+    const uploaded = await upload(http, 'cancel.csv', 'type,name,url\nURL,Never,https://example.com/never\n');
+    const path = uploaded.headers.get('location')!;
+    await http.get(path);
+    expect((await http.post(`${path}/cancel`, {})).status).toBe(303);
+    expect(await (await http.get(path)).text()).toContain('This import was cancelled; nothing was created.');
+    expect((await http.post(`${path}/confirm`, {})).status).toBe(303);
+    const id = path.split('/').pop()!;
+    expect(await database.db.selectFrom('import_rows').select('line').where('import_id', '=', id).execute()).toEqual([]);
+    expect((await database.db.selectFrom('imports').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status).toBe('cancelled');
+  });
+
   it('another account\'s import is not found', async () => {
     const uploaded = await upload(http, 'one.csv', 'type,name,url\nURL,One,https://example.com/one\n');
     const path = uploaded.headers.get('location')!;
