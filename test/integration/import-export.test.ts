@@ -83,6 +83,14 @@ describe('export', () => {
     expect(await contents(owner.accountId)).toHaveLength(0);
     await importFile(http, csv);
     expect(await contents(owner.accountId)).toEqual(before);
+
+    // The export imported again: every row is skipped by its externalId, listed as skipped, not as an error.
+    const again = await upload(http, 'again.csv', csv);
+    const report = await (await http.get(again.headers.get('location')!)).text();
+    expect(report).toContain('<strong>0</strong> codes will be created');
+    expect(report).toContain('<strong>17</strong> rows will be skipped');
+    expect(report).toContain('Skipped rows');
+    expect(report).not.toContain('<h2>Errors</h2>');
   });
 
   it('each type\'s template imports cleanly', async () => {

@@ -36,14 +36,16 @@ async function checkedReport(db: Db, accountId: string, summary: ImportSummary):
   return {
     room: await planRoom(db, accountId),
     toCreate: await listImportRows(db, summary.id, ['pending'], PREVIEW_ROWS),
-    problems: await listImportRows(db, summary.id, ['invalid', 'skipped']),
+    problems: await listImportRows(db, summary.id, ['invalid']),
+    skipped: await listImportRows(db, summary.id, ['skipped'], PREVIEW_ROWS),
   };
 }
 
 async function importResult(deps: DashboardDependencies, summary: ImportSummary): Promise<ImportResult> {
   return {
     created: await listImportRows(deps.db, summary.id, ['created'], RESULT_ROWS),
-    problems: await listImportRows(deps.db, summary.id, ['invalid', 'skipped', 'failed']),
+    problems: await listImportRows(deps.db, summary.id, ['invalid', 'failed']),
+    skipped: await listImportRows(deps.db, summary.id, ['skipped'], PREVIEW_ROWS),
     siteUrl: deps.config.siteUrl,
   };
 }

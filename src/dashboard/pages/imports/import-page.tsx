@@ -10,8 +10,10 @@ export const PREVIEW_ROWS = 100;
 export interface CheckedReport {
   room: PlanRoom;
   toCreate: ImportRow[];
-  /** Invalid rows and rows that will be skipped: every one, with its line and column. */
+  /** Every invalid row, with its line and columns. */
   problems: ImportRow[];
+  /** The first rows that will be skipped (re-importing a big file skips them all: the count says how many). */
+  skipped: ImportRow[];
 }
 
 /** GET /imports/:id: the dry run's report and the confirm button, or the progress, or the result. */
@@ -37,7 +39,10 @@ export function ImportPage(props: { context: PageContext; summary: ImportSummary
 
 export interface ImportResult {
   created: ImportRow[];
+  /** Every row left out for errors or failed by the job. */
   problems: ImportRow[];
+  /** The first skipped rows. */
+  skipped: ImportRow[];
   siteUrl: string;
 }
 
@@ -86,10 +91,11 @@ function Report(props: { context: PageContext; summary: ImportSummary; report: C
       </form>
       {report.problems.length > 0 && (
         <>
-          <h2>Errors and skipped rows</h2>
-          <ProblemTable rows={report.problems} caption="Every row that will not be created, by line (the header is line 1)" />
+          <h2>Errors</h2>
+          <ProblemTable rows={report.problems} caption="Every row with an error, by line (the header is line 1)" />
         </>
       )}
+      <SkippedRows rows={report.skipped} count={skipped} />
       {report.toCreate.length > 0 && (
         <>
           <h2>To be created</h2>
@@ -160,3 +166,20 @@ export function ProblemTable(props: { rows: ImportRow[]; caption: string }) {
 }
 
 const ROW_STATES: Record<string, string> = { invalid: 'Error', skipped: 'Skipped', failed: 'Failed', created: 'Created', pending: 'Waiting' };
+
+/** Skipped rows are not mistakes (the file was imported before): the first ones, and how many in all. */
+export function SkippedRows(props: { rows: ImportRow[]; count: number; level?: 2 | 3 }) {
+  if (props.count === 0) return null;
+  const Heading = props.level === 3 ? 'h3' : 'h2';
+  return (
+    <>
+      <Heading>Skipped rows</Heading>
+      {props.count > props.rows.length && (
+        <p class="muted">
+          The first {props.rows.length.toLocaleString('en')} of {props.count.toLocaleString('en')}.
+        </p>
+      )}
+      <ProblemTable rows={props.rows} caption="Rows whose externalId already names a code, by line" />
+    </>
+  );
+}

@@ -1,6 +1,6 @@
 import type { ImportSummary } from '../../../imports/import-rows.js';
 import type { ImportResult } from './import-page.js';
-import { ProblemTable } from './import-page.js';
+import { ProblemTable, SkippedRows } from './import-page.js';
 
 /**
  * While the job works: a progress bar that htmx refreshes every second (the element replaces itself, so polling
@@ -64,9 +64,10 @@ function ImportResultView(props: { summary: ImportSummary; result: ImportResult 
       {result.problems.length > 0 && (
         <>
           <h3>Rows not created</h3>
-          <ProblemTable rows={result.problems} caption="Every row not created, by line" />
+          <ProblemTable rows={result.problems} caption="Every row left out for an error or failed, by line" />
         </>
       )}
+      <SkippedRows rows={result.skipped} count={skipped} level={3} />
       {result.created.length > 0 && (
         <>
           <h3>Created codes</h3>
