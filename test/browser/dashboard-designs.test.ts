@@ -118,6 +118,11 @@ describe('the design editor in a browser', () => {
       await expect.poll(() => page.locator('img.design-thumbnail').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
       await checkPage(page, 'dashboard-designs-list');
 
+      await page.getByRole('link', { name: 'Edit' }).click();
+      await expect.poll(() => heading(page)).toBe('Template “Navy dots”');
+      expect(await page.getByLabel('Template name').inputValue()).toBe('Navy dots');
+      await checkPage(page, 'dashboard-designs-template');
+      await page.goto(`${app.origin}/designs`);
       await page.getByRole('link', { name: 'Delete…' }).click();
       expect(await page.locator('main').textContent()).toContain('2 codes follow it. They go back to the default look');
       await checkPage(page, 'dashboard-designs-delete');

@@ -250,6 +250,11 @@ describe('images of a designed code', () => {
     expect(PNG.sync.read(pngFromApi.bytes).width).toBe(1024);
     expect(decodePng(pngFromApi.bytes)).toBe(qrContentFor(code.shortUrl, app.origin));
 
+    const pdfFromApi = await apiImage(account, code.id, '?format=pdf&size=2048');
+    expect(pdfFromApi.res.headers.get('content-type')).toBe('application/pdf');
+    expect(pdfFromApi.bytes.toString('latin1')).toContain('DejaVuSans-Bold');
+    expect(pdfFromApi.bytes.equals((await dashboardImage(http, `/codes/${code.id}/download?format=pdf`)).bytes)).toBe(true);
+
     // A changed design is a new ETag; the old one no longer answers 304.
     const oldEtag = pngFromApi.res.headers.get('etag')!;
     await setCodeDesign(database.db, { accountId: account.accountId, codeId: code.id, design: NAVY });

@@ -26,7 +26,8 @@ export function getQrCodeImage({ db, config, images }: ApiDependencies): Request
     const request: QrImageRequest = {
       text: qrContentFor(shortUrl, config.siteUrl),
       format: (query.format ?? 'svg') as QrFormat,
-      size: Number(query.size ?? 512),
+      // A PDF's size is physical (render-pdf.ts): one size for every request, so they share one render and ETag.
+      size: query.format === 'pdf' ? 512 : Number(query.size ?? 512),
       margin: Number(query.margin ?? 4),
       ecc: (query.ecc ?? 'M') as ErrorCorrection,
       // The look saved in the dashboard, so a designed code prints the same from here; none for API-created codes.

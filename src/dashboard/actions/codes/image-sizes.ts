@@ -8,8 +8,11 @@ export const SVG_SIZE = 1024;
 /** The preview on the code's page: the API's default image, so both share one cached render. */
 export const PREVIEW_SIZE = 512;
 
-/** A PDF is a vector page at print size (src/qr/design/render-pdf.ts); `size` only names its SVG's pixel width. */
-export const PDF_SIZE = 1024;
+/**
+ * A PDF is a vector page at print size (src/qr/design/render-pdf.ts); `size` is unused, and the same as the API
+ * gives every PDF request, so both share one cached render.
+ */
+export const PDF_SIZE = 512;
 
 export type DownloadChoice =
   | { format: 'svg'; size: typeof SVG_SIZE }

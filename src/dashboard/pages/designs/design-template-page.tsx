@@ -30,6 +30,8 @@ export interface DesignTemplatePageProps {
 export function DesignTemplatePage(props: DesignTemplatePageProps) {
   const { context, template } = props;
   const action = `/designs/${template.id}`;
+  const following = props.codes.filter((entry) => entry.following);
+  const others = props.codes.filter((entry) => !entry.following);
   return (
     <Layout context={context} title={`Template ${template.name}`}>
       <p>
@@ -73,19 +75,29 @@ export function DesignTemplatePage(props: DesignTemplatePageProps) {
         {props.codes.length === 0 ? (
           <p>No codes{props.query ? ' match' : ' yet'}.</p>
         ) : (
-          <form method="post" action={`${action}/apply`}>
-            <CsrfField token={context.csrfToken} />
-            <fieldset>
-              <legend>Codes ({props.query ? 'matching' : 'newest'} {props.codes.length}); checked codes will follow this template</legend>
-              {props.codes.map(({ code, following }) => (
-                <label for={`apply-${code.id}`}>
-                  <input id={`apply-${code.id}`} type="checkbox" name="code" value={code.id} checked={following} /> {code.name}
-                  {following && <span class="muted"> (follows it already)</span>}
-                </label>
-              ))}
-            </fieldset>
-            <button type="submit">Apply template</button>
-          </form>
+          <>
+            {following.length > 0 && (
+              <p>
+                Following it already: {following.map(({ code }) => code.name).join(', ')}.
+              </p>
+            )}
+            {others.length > 0 && (
+              <form method="post" action={`${action}/apply`}>
+                <CsrfField token={context.csrfToken} />
+                <fieldset>
+                  <legend>
+                    {props.query ? 'Matching' : 'Newest'} codes that do not follow it: checked codes will (their own designs are replaced)
+                  </legend>
+                  {others.map(({ code }) => (
+                    <label for={`apply-${code.id}`}>
+                      <input id={`apply-${code.id}`} type="checkbox" name="code" value={code.id} /> {code.name}
+                    </label>
+                  ))}
+                </fieldset>
+                <button type="submit">Apply template</button>
+              </form>
+            )}
+          </>
         )}
       </section>
       <section aria-labelledby="delete-template-heading">
