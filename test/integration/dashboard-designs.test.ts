@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createQrCode } from '../../src/codes/index.js';
+import { createQrCode, deleteQrCode } from '../../src/codes/index.js';
 import {
   applyTemplateToCodes,
   createDesignTemplate,
@@ -117,8 +117,11 @@ describe('templates belong to one account', () => {
     expect(await listDesignTemplates(database.db, stranger.accountId)).toEqual([]);
     await expect(getDesignTemplate(database.db, { accountId: stranger.accountId, id: template.id })).rejects.toMatchObject({ status: 404 });
     await expect(setCodeTemplate(database.db, { accountId: stranger.accountId, codeId: strangerCode.id, templateId: template.id })).rejects.toMatchObject({ status: 404 });
-    // Another account's code ids are passed over: nothing of theirs follows our template.
-    expect(await applyTemplateToCodes(database.db, { accountId: owner.accountId, templateId: template.id, codeIds: [strangerCode.id, ownCode.id] })).toBe(1);
+    // Another account's code ids and deleted codes are passed over: nothing of theirs follows our template.
+    const deletedCode = await makeCode(owner, 'Gone');
+    await deleteQrCode(database.db, { accountId: owner.accountId, id: deletedCode.id });
+    const codeIds = [strangerCode.id, ownCode.id, deletedCode.id, 'qr_00000000000000000000000000'];
+    expect(await applyTemplateToCodes(database.db, { accountId: owner.accountId, templateId: template.id, codeIds })).toBe(1);
     expect((await designOfCode(database.db, stranger.accountId, strangerCode.id)).source).toBe('default');
     await expect(designOfCode(database.db, stranger.accountId, ownCode.id)).rejects.toMatchObject({ status: 404 });
 
@@ -342,8 +345,13 @@ describe('a template in the editor', () => {
     const preview = await ownerHttp.post(`/designs/${id}/preview`, editorForm({ color: '#8b3a0f' }), { headers: { 'hx-request': 'true' } });
     expect(await preview.text()).toContain('fill="#8b3a0f"');
 
+    const imageBefore = await ownerHttp.get(`/codes/${code.id}/qr.svg`);
     const saved = await ownerHttp.post(`/designs/${id}`, { name: 'Autumn 2026', ...editorForm({ color: '#8b3a0f', cornerDotShape: 'dot' }) });
     expect(saved.status).toBe(303);
+    // The code's image follows its template: a new ETag and the new colour.
+    const imageAfter = await ownerHttp.get(`/codes/${code.id}/qr.svg`);
+    expect(imageAfter.headers.get('etag')).not.toBe(imageBefore.headers.get('etag'));
+    expect(await imageAfter.text()).toContain('fill="#8b3a0f"');
     expect(await designOfCode(database.db, owner.accountId, code.id)).toMatchObject({
       source: 'template',
       template: { id, name: 'Autumn 2026' },
