@@ -1,0 +1,237 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext, type WatchedContext } from '../support/browser.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createPerson, signIn, startDashboardApp, type TestPerson } from '../support/dashboard.js';
+import { png } from '../support/sample-files.js';
+import { IPHONE_SAFARI } from '../support/scan.js';
+import type { TestApp } from '../support/test-app.js';
+import { startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+/**
+ * Three types the whole way in a browser (the other fourteen go through their real forms over HTTP in
+ * test/integration/dashboard-code-types.test.ts): a redirect type (APP), a page type with uploads (IMAGES) and
+ * a list-heavy one (BUSINESS). Each is created through the type picker and its form, opened as a phone would,
+ * counted on the code page with a signed webhook, edited after "printing", and scanned again.
+ */
+
+// The images' sizes, read in the phone's page (the project compiles without the DOM library).
+declare const document: { querySelectorAll(selector: string): ArrayLike<{ naturalWidth: number; complete: boolean }> };
+
+const ANDROID_CHROME = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
+/** Not counted (isbot), yet still an iPhone or an Android phone to the OS check: for waiting on an edit to arrive. */
+const crawlerOn = (userAgent: string) => `${userAgent} (compatible; Googlebot/2.1; +http://www.google.com/bot.html)`;
+
+let database: TestDatabase;
+let app: TestApp;
+let browser: Browser;
+let receiver: WebhookReceiver;
+let person: TestPerson;
+let secret: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  receiver = await startWebhookReceiver();
+  app = await startDashboardApp(database, {}, { webhooks: { worker: { pollIntervalMs: 100 } } });
+  person = await createPerson(database.db, { accountName: 'Acme Bakery' });
+  secret = (await setWebhook(database.db, app.box, { accountId: person.accountId, url: receiver.url, allowPrivate: true })).secret!;
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await receiver?.close();
+  await database?.destroy();
+});
+
+async function checkPage(watched: WatchedContext, page: Page, name: string): Promise<void> {
+  expect(await accessibilityViolations(page), name).toEqual([]);
+  expect(await watched.cspViolations(page), name).toEqual([]);
+  await screenshot(page, name);
+}
+
+const totalScans = async (page: Page) => {
+  await page.reload();
+  return page.locator('.total-scans').textContent();
+};
+
+/** The signed webhooks that arrived for the code on the page. */
+function webhooksFor(codeId: string) {
+  return receiver.received.filter((request) => request.rawBody.toString().includes(codeId));
+}
+
+async function expectSignedWebhooks(codeId: string, count: number): Promise<void> {
+  await expect.poll(() => webhooksFor(codeId).length, { timeout: 15_000 }).toBe(count);
+  for (const call of webhooksFor(codeId)) expect(verifyServiceSignature(call.rawBody, call.headers['x-service-signature'], secret)).toBe(true);
+}
+
+async function signedInPage(): Promise<{ watched: WatchedContext; page: Page }> {
+  const watched = await watchedContext(browser);
+  const page = await watched.newPage();
+  await signIn(page, app, person);
+  return { watched, page };
+}
+
+/** Opens "New code" and picks the type by its plain-words name. */
+async function pickType(page: Page, label: string): Promise<void> {
+  await page.getByRole('link', { name: 'New code' }).click();
+  await page.getByRole('navigation', { name: 'Type' }).getByRole('link', { name: label, exact: true }).click();
+  await expect.poll(() => page.getByRole('heading', { level: 2, name: label }).count()).toBe(1);
+}
+
+async function codeIdOf(page: Page): Promise<string> {
+  await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/codes\/qr_[0-9A-Z]+$/);
+  return new URL(page.url()).pathname.split('/').pop()!;
+}
+
+/** A phone's browser, to open a page type's short URL as a person would. */
+async function phonePage(): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ userAgent: IPHONE_SAFARI, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const blocked: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+  });
+  return { page, close: async () => {
+    expect(blocked, 'CSP violations on the landing page').toEqual([]);
+    await context.close();
+  } };
+}
+
+async function redirectOf(shortUrl: string, userAgent: string): Promise<string | null> {
+  const response = await fetch(shortUrl, { redirect: 'manual', headers: { 'User-Agent': userAgent } });
+  expect(response.status).toBe(302);
+  return response.headers.get('location');
+}
+
+describe('code types in a browser', () => {
+  it('APP: each phone is sent to its own store and everyone else to the fallback, counted with signed webhooks; a new Google Play link reaches the next Android scan', async () => {
+    const { watched, page } = await signedInPage();
+    await pickType(page, 'App download');
+    await checkPage(watched, page, 'code-types-app-new');
+    await page.getByLabel('Name', { exact: true }).fill('App poster');
+    await page.getByLabel('App Store URL').fill('https://apps.apple.com/app/id111');
+    await page.getByLabel('Google Play URL').fill('https://play.google.com/store/apps/details?id=com.acme');
+    await page.getByLabel('Fallback URL').fill('https://acme.example/app');
+    await page.getByRole('button', { name: 'Create code' }).click();
+    const codeId = await codeIdOf(page);
+    expect(await page.locator('.code-type').textContent()).toBe('App download');
+    expect(await page.getByText('Redirects iPhones to the App Store').count()).toBe(1);
+    await checkPage(watched, page, 'code-types-app-code');
+    const shortUrl = (await page.locator('#short-url').textContent())!.trim();
+
+    expect(await redirectOf(shortUrl, IPHONE_SAFARI)).toBe('https://apps.apple.com/app/id111');
+    expect(await redirectOf(shortUrl, ANDROID_CHROME)).toBe('https://play.google.com/store/apps/details?id=com.acme');
+    await expect.poll(() => totalScans(page)).toBe('2');
+    await expectSignedWebhooks(codeId, 2);
+
+    await page.getByLabel('Google Play URL').fill('https://play.google.com/store/apps/details?id=com.acme.v2');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.locator('.flash').first().textContent()).toBe('Changes saved.');
+    expect(await page.getByLabel('Google Play URL').inputValue()).toBe('https://play.google.com/store/apps/details?id=com.acme.v2');
+    await expect.poll(() => redirectOf(shortUrl, crawlerOn(ANDROID_CHROME))).toBe('https://play.google.com/store/apps/details?id=com.acme.v2');
+    expect(await redirectOf(shortUrl, ANDROID_CHROME)).toBe('https://play.google.com/store/apps/details?id=com.acme.v2');
+    expect(await redirectOf(shortUrl, IPHONE_SAFARI)).toBe('https://apps.apple.com/app/id111');
+    await expect.poll(() => totalScans(page)).toBe('4');
+    await expectSignedWebhooks(codeId, 4);
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
+
+  it('IMAGES: a refused form keeps its uploads, the gallery opens on a phone with every image loaded, and removing and adding images reaches the next scan', async () => {
+    const { watched, page } = await signedInPage();
+    await pickType(page, 'Image gallery');
+    const images = [
+      { name: 'bread.png', mimeType: 'image/png', buffer: png(40, 30, [200, 120, 40, 255]) },
+      { name: 'cake.png', mimeType: 'image/png', buffer: png(40, 30, [240, 200, 220, 255]) },
+    ];
+    await page.getByLabel('Name', { exact: true }).fill('Bakes gallery');
+    await page.getByLabel('Title').fill('x'.repeat(201));
+    await page.getByLabel('Add images').setInputFiles(images);
+    // A title too long: refused, and the two images are kept with the form rather than lost.
+    await page.getByRole('button', { name: 'Create code' }).click();
+    await expect.poll(() => page.locator('.flash-error').first().textContent()).toBe('The code was not created: see the messages below.');
+    expect(await page.getByText('Title must be at most 200 characters.').count()).toBe(1);
+    expect(await page.getByLabel('Remove bread.png').count()).toBe(1);
+    expect(await page.getByLabel('Remove cake.png').count()).toBe(1);
+    await checkPage(watched, page, 'code-types-images-refused');
+    await page.getByLabel('Title').fill('Our bakes');
+    await page.getByRole('button', { name: 'Create code' }).click();
+    const codeId = await codeIdOf(page);
+    await checkPage(watched, page, 'code-types-images-code');
+    const shortUrl = (await page.locator('#short-url').textContent())!.trim();
+
+    const phone = await phonePage();
+    await phone.page.goto(shortUrl);
+    expect(await phone.page.getByRole('img', { name: 'Our bakes, image 2 of 2' }).count()).toBe(1);
+    await phone.page.getByRole('img').last().scrollIntoViewIfNeeded();
+    await expect.poll(() => phone.page.evaluate(() => Array.from(document.querySelectorAll('img')).map((img) => img.complete && img.naturalWidth))).toEqual([40, 40]);
+    expect(await accessibilityViolations(phone.page)).toEqual([]);
+    await screenshot(phone.page, 'code-types-images-phone');
+    await expect.poll(() => totalScans(page)).toBe('1');
+    await expectSignedWebhooks(codeId, 1);
+
+    await page.getByLabel('Remove bread.png').check();
+    await page.getByLabel('Add images').setInputFiles([{ name: 'pie.png', mimeType: 'image/png', buffer: png(40, 30, [120, 60, 20, 255]) }]);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.locator('.flash').first().textContent()).toBe('Changes saved.');
+    expect(await page.getByLabel('Remove bread.png').count()).toBe(0);
+    expect(await page.getByLabel('Remove cake.png').count()).toBe(1);
+    expect(await page.getByLabel('Remove pie.png').count()).toBe(1);
+    await expect.poll(async () => (await fetch(shortUrl, { headers: { 'User-Agent': crawlerOn(IPHONE_SAFARI) } })).text()).toContain('Our bakes, image 2 of 2');
+    await phone.page.goto(shortUrl);
+    expect(await phone.page.getByRole('img').evaluateAll((imgs) => imgs.length)).toBe(2);
+    await expect.poll(() => totalScans(page)).toBe('2');
+    await expectSignedWebhooks(codeId, 2);
+    await phone.close();
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
+
+  it('BUSINESS: opening hours with a lunch break, a wrong interval shown at its field, the page on a phone, and changed hours on the next scan', async () => {
+    const { watched, page } = await signedInPage();
+    await pickType(page, 'Business page');
+    await page.getByLabel('Name', { exact: true }).fill('Shop window');
+    await page.getByLabel('Business name').fill('Acme Bakery');
+    await page.getByLabel('Monday opens (1)').fill('08:00');
+    await page.getByLabel('Monday closes (1)').fill('12:00');
+    await page.getByLabel('Monday opens (2)').fill('13:00');
+    await page.getByLabel('Monday closes (2)').fill('18:00');
+    await page.getByLabel('Saturday opens (1)').fill('14:00');
+    await page.getByLabel('Saturday closes (1)').fill('09:00');
+    await page.getByLabel('Phone').fill('+49 30 1234567');
+    await page.getByRole('button', { name: 'Create code' }).click();
+    // The interval that ends before it begins is named at its own field; everything typed is still there.
+    await expect.poll(() => page.getByText('Saturday closes (1) must be after opens.').count()).toBe(1);
+    expect(await page.getByLabel('Saturday closes (1)').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Monday closes (2)').inputValue()).toBe('18:00');
+    await checkPage(watched, page, 'code-types-business-refused');
+    await page.getByLabel('Saturday opens (1)').fill('09:00');
+    await page.getByLabel('Saturday closes (1)').fill('14:00');
+    await page.getByRole('button', { name: 'Create code' }).click();
+    const codeId = await codeIdOf(page);
+    await checkPage(watched, page, 'code-types-business-code');
+    const shortUrl = (await page.locator('#short-url').textContent())!.trim();
+
+    const phone = await phonePage();
+    await phone.page.goto(shortUrl);
+    expect(await phone.page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Bakery');
+    expect(await phone.page.locator('dd').first().textContent()).toBe('08:00–12:00, 13:00–18:00');
+    expect(await phone.page.getByRole('link', { name: 'Call +49 30 1234567' }).getAttribute('href')).toBe('tel:+49301234567');
+    expect(await accessibilityViolations(phone.page)).toEqual([]);
+    await screenshot(phone.page, 'code-types-business-phone');
+    await expect.poll(() => totalScans(page)).toBe('1');
+    await expectSignedWebhooks(codeId, 1);
+
+    await page.getByLabel('Monday closes (2)').fill('19:30');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.locator('.flash').first().textContent()).toBe('Changes saved.');
+    await expect.poll(async () => (await fetch(shortUrl, { headers: { 'User-Agent': crawlerOn(IPHONE_SAFARI) } })).text()).toContain('13:00–19:30');
+    await phone.page.goto(shortUrl);
+    expect(await phone.page.locator('dd').first().textContent()).toBe('08:00–12:00, 13:00–19:30');
+    await expect.poll(() => totalScans(page)).toBe('2');
+    await expectSignedWebhooks(codeId, 2);
+    await phone.close();
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
+});
+
