@@ -43,6 +43,12 @@ afterAll(async () => {
   await database?.destroy();
 });
 
+/** A red 24×16 JPEG, as Chromium encodes a screenshot. */
+const RED_JPEG = Buffer.from(
+  '/9j/4AAQSkZJRgABAQAAAQABAAD/4gHYSUNDX1BST0ZJTEUAAQEAAAHIAAAAAAQwAABtbnRyUkdCIFhZWiAH4AABAAEAAAAAAABhY3NwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQAA9tYAAQAAAADTLQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAlkZXNjAAAA8AAAACRyWFlaAAABFAAAABRnWFlaAAABKAAAABRiWFlaAAABPAAAABR3dHB0AAABUAAAABRyVFJDAAABZAAAAChnVFJDAAABZAAAAChiVFJDAAABZAAAAChjcHJ0AAABjAAAADxtbHVjAAAAAAAAAAEAAAAMZW5VUwAAAAgAAAAcAHMAUgBHAEJYWVogAAAAAAAAb6IAADj1AAADkFhZWiAAAAAAAABimQAAt4UAABjaWFlaIAAAAAAAACSgAAAPhAAAts9YWVogAAAAAAAA9tYAAQAAAADTLXBhcmEAAAAAAAQAAAACZmYAAPKnAAANWQAAE9AAAApbAAAAAAAAAABtbHVjAAAAAAAAAAEAAAAMZW5VUwAAACAAAAAcAEcAbwBvAGcAbABlACAASQBuAGMALgAgADIAMAAxADb/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAAQABgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAX/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFgEBAQEAAAAAAAAAAAAAAAAAAAQG/8QAFBEBAAAAAAAAAAAAAAAAAAAAAP/aAAwDAQACEQMRAD8AngI2kAAf/9k=',
+  'base64',
+);
+
 const NAVY: Design = { ...DEFAULT_DESIGN, foreground: { type: 'solid', color: '#1a2b6d' }, moduleShape: 'rounded' };
 const FRAMED: Design = { ...DEFAULT_DESIGN, frame: { style: 'box', text: 'Scan me', color: '#123456', textColor: '#ffffff' } };
 
@@ -318,6 +324,20 @@ describe('logos', () => {
     expect(svgUpload.status).toBe(303);
     const fromSvg = Buffer.from((await designOfCode(database.db, owner.accountId, code.id)).design!.logo!.png, 'base64');
     expect(fromSvg.subarray(1, 4).toString()).toBe('PNG');
+
+    // A JPEG is redrawn as a square PNG, centred: red in the middle, transparent above and below.
+    const jpegUpload = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob([new Uint8Array(RED_JPEG)], { type: 'image/jpeg' }), 'logo.jpg');
+    expect(jpegUpload.status).toBe(303);
+    const fromJpeg = PNG.sync.read(Buffer.from((await designOfCode(database.db, owner.accountId, code.id)).design!.logo!.png, 'base64'));
+    expect([fromJpeg.width, fromJpeg.height]).toEqual([512, 512]);
+    const pixel = (x: number, y: number) => [...fromJpeg.data.subarray((y * 512 + x) * 4, (y * 512 + x) * 4 + 4)];
+    expect(pixel(256, 256)[0]).toBeGreaterThan(150);
+    expect(pixel(256, 256)[3]).toBe(255);
+    expect(pixel(256, 10)[3]).toBe(0);
+    const broken = Buffer.concat([RED_JPEG.subarray(0, 3), Buffer.alloc(200, 7)]);
+    const brokenUpload = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob([new Uint8Array(broken)], { type: 'image/jpeg' }), 'logo.jpg');
+    expect(brokenUpload.status).toBe(400);
+    expect(await brokenUpload.text()).toContain('The logo image could not be read');
 
     const text = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob(['hello'], { type: 'image/png' }), 'logo.png');
     expect(text.status).toBe(400);
