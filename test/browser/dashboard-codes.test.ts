@@ -75,7 +75,7 @@ describe('codes in a browser', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Codes' }).click();
     await expect.poll(() => heading(page)).toBe('Codes');
     const row = page.getByRole('row', { name: /Spring poster/ });
-    expect(await row.textContent()).toMatch(/Spring poster\s*URL\s*http:\/\/127\.0\.0\.1:\d+\/r\/[0-9A-Z]{8}\s*https:\/\/example\.com\/spring\s*0\s*Active/);
+    expect(await row.textContent()).toMatch(/Spring poster\s*Website \(URL\)\s*http:\/\/127\.0\.0\.1:\d+\/r\/[0-9A-Z]{8}\s*https:\/\/example\.com\/spring\s*0\s*Active/);
     expect(await page.locator('main').textContent()).toContain('Business plan · 1 of 1,000 codes used');
     await checkPage(page, 'dashboard-codes-list');
     await page.setViewportSize({ width: 390, height: 844 });
