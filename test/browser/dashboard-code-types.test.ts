@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { CODE_TYPE_NAMES } from '../../src/codes/types/index.js';
 import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext, type WatchedContext } from '../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createPerson, signIn, startDashboardApp, type TestPerson } from '../support/dashboard.js';
@@ -106,6 +107,24 @@ async function redirectOf(shortUrl: string, userAgent: string): Promise<string |
 }
 
 describe('code types in a browser', () => {
+  it('every type’s form, reached from the picker, passes axe with no CSP violation', async () => {
+    const { watched, page } = await signedInPage();
+    await page.goto(`${app.origin}/codes/new`);
+    const links = page.getByRole('navigation', { name: 'Type' }).getByRole('link');
+    const labels = await links.allTextContents();
+    expect(labels).toHaveLength(CODE_TYPE_NAMES.length);
+    for (const label of labels) {
+      await links.filter({ hasText: new RegExp(`^${label.replace(/[()]/g, '\\$&')}$`) }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 2, name: label }).count()).toBe(1);
+      expect(await page.locator('.type-picker a[aria-current="page"]').textContent()).toBe(label);
+      const name = `code-types-form-${label.toLowerCase().replace(/[^a-z]+/g, '-').replace(/-$/, '')}`;
+      expect(await accessibilityViolations(page), name).toEqual([]);
+      await screenshot(page, name);
+    }
+    expect(await watched.cspViolations(page)).toEqual([]);
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
+
   it('APP: each phone is sent to its own store and everyone else to the fallback, counted with signed webhooks; a new Google Play link reaches the next Android scan', async () => {
     const { watched, page } = await signedInPage();
     await pickType(page, 'App download');
