@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { inflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQrCode, deleteQrCode } from '../../src/codes/index.js';
@@ -91,6 +92,21 @@ function editorForm(changes: Record<string, string> = {}): Record<string, string
     frameTextColor: '#ffffff',
     ...changes,
   };
+}
+
+/** The PDF's content streams, inflated (pdfkit compresses each with Flate). */
+function pageContents(pdf: Buffer): string {
+  const text = pdf.toString('latin1');
+  const streams: string[] = [];
+  for (const match of text.matchAll(/stream\r?\n/g)) {
+    const start = match.index + match[0].length;
+    try {
+      streams.push(inflateSync(pdf.subarray(start, text.indexOf('endstream', start))).toString('latin1'));
+    } catch {
+      // A font program or another stream that is not Flate-compressed page content.
+    }
+  }
+  return streams.join('\n');
 }
 
 function decodePng(bytes: Buffer): string | undefined {
@@ -305,6 +321,8 @@ describe('images of a designed code', () => {
       if (font) expect(text).toMatch(/\/BaseFont \/[A-Z]{6}\+DejaVuSans-Bold/);
       // 5 cm plus 0.5 cm on each side: 6 cm is 170.08 points.
       expect(text).toMatch(/\/MediaBox \[0 0 170\.07\d+ /);
+      // And the code is drawn 5 cm (141.73 points) wide inside it: the page's drawing is clipped to that width.
+      expect(pageContents(bytes)).toMatch(/^0 0 m\n141\.732283 0 l$/m);
     }
   });
 });

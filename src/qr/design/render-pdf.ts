@@ -57,7 +57,10 @@ export function renderDesignPdf(svg: string, options: PdfOptions = DEFAULT_PDF):
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  svgToPdf(doc, svg, margin, margin, {
+  // The SVG's own width and height (pixels, for screens) would win over the viewport given here: set them to the
+  // print size, so the viewBox is scaled to exactly `widthCm`.
+  const sized = svg.replace(/^<svg([^>]*?) width="[\d.]+" height="[\d.]+"/, `<svg$1 width="${width}" height="${height}"`);
+  svgToPdf(doc, sized, margin, margin, {
     width,
     height,
     assumePt: true,
