@@ -52,24 +52,32 @@ export async function processBatch(db: Db, options: { siteUrl: string; batchSize
     const result: BatchResult = { importId: claimed.id, created: 0, skipped: 0, failed: 0, finished: rows.length < batchSize };
     // Each code's first destination is recorded as made by the person who uploaded the file.
     const actor = claimed.created_by_user_id ? { kind: 'user' as const, userId: claimed.created_by_user_id } : undefined;
+    const outcomes: [line: number, outcome: Outcome][] = [];
     for (const row of rows) {
       const input = row.input as RowInput;
       const outcome: Outcome = actor
         ? await createRow(trx, claimed.account_id, input, liveTemplates, actor, options.siteUrl)
         : { status: 'failed', problems: [{ field: 'row', message: 'not created: the person who uploaded this file was removed from the account' }] };
       result[outcome.status]++;
-      await trx
-        .updateTable('import_rows')
-        .set({ status: outcome.status, qr_code_id: outcome.codeId ?? null, problems: outcome.problems ? JSON.stringify(outcome.problems) : null })
-        .where('import_id', '=', claimed.id)
-        .where('line', '=', row.line)
-        .execute();
+      outcomes.push([row.line, outcome]);
     }
+    await markRows(trx, claimed.id, outcomes);
     if (result.finished) {
       await trx.updateTable('imports').set({ status: 'done', finished_at: sql`now()` }).where('id', '=', claimed.id).execute();
     }
     return result;
   });
+}
+
+/** The batch's rows marked in one statement (a sixth of the queries a row costs), in the batch's transaction. */
+async function markRows(trx: Db, importId: string, outcomes: [number, Outcome][]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const values = outcomes.map(
+    ([line, o]) => sql`(${line}::int, ${o.status}::text, ${o.codeId ?? null}::text, ${o.problems ? JSON.stringify(o.problems) : null}::jsonb)`,
+  );
+  await sql`update import_rows as r set status = v.status, qr_code_id = v.code_id, problems = v.problems
+    from (values ${sql.join(values)}) as v(line, status, code_id, problems)
+    where r.import_id = ${importId} and r.line = v.line`.execute(trx);
 }
 
 type Outcome = { status: Extract<ImportRowStatus, 'created' | 'skipped' | 'failed'>; codeId?: string; problems?: CellProblem[] };
