@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { listDestinationChanges } from '../../src/codes/index.js';
 import { CODE_TYPE_NAMES, type CodeTypeName } from '../../src/codes/types/index.js';
 import { findLiveFile } from '../../src/files/file-records.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -190,6 +191,20 @@ describe('every type, through its dashboard form', () => {
     expect((await contentOf(codePath.split('/').pop()!)).fileIds).toEqual([second]);
     expect(await findLiveFile(database.db, first!)).toBeUndefined();
     expect(await findLiveFile(database.db, second!)).toBeDefined();
+  });
+});
+
+describe('a redirect type edited after printing', () => {
+  it('records its new destination in the history as the person’s, as a URL code’s', async () => {
+    const created = await submit(await pageText('/codes/new?type=FACEBOOK'), (a) => a.startsWith('/codes?'), { name: 'Like us', '/content/pageUrl': 'https://www.facebook.com/one' });
+    const codePath = created.headers.get('location')!.replace(/\?.*$/, '');
+    const codeId = codePath.split('/').pop()!;
+    await submit(await pageText(codePath), (a) => a.startsWith(codePath) && !a.startsWith(`${codePath}/`), { '/content/pageUrl': 'https://www.facebook.com/two' });
+    const history = await listDestinationChanges(database.db, { accountId: person.accountId, codeId, limit: 10 });
+    expect(history.map((change) => [change.previousUrl, change.newUrl, change.actor])).toEqual([
+      ['https://www.facebook.com/one', 'https://www.facebook.com/two', { kind: 'user', userId: person.userId, email: person.email }],
+      [null, 'https://www.facebook.com/one', { kind: 'user', userId: person.userId, email: person.email }],
+    ]);
   });
 });
 
