@@ -236,6 +236,33 @@ describe('an instance that dies mid-import', () => {
   });
 });
 
+describe('several instances', () => {
+  it('share the confirmed imports, and every row is created exactly once', async () => {
+    const owners = [await person(1_000), await person(1_000)];
+    const ids: string[] = [];
+    for (const [n, owner] of owners.entries()) {
+      const rows = Array.from({ length: 400 }, (_, i) => ({ type: 'URL', name: `S${n} ${i}`, url: `https://example.com/s/${i}`, externalId: `s-${i}` }));
+      ids.push(await check(owner, csv(rows)));
+      await confirmImport(database.db, owner.accountId, ids[n]!);
+    }
+    const pools = [0, 1, 2].map(() => createDatabase(database.connectionString, { logger: silent }));
+    const jobs = pools.map((db) => createImportJob({ db, logger: silent, siteUrl: SITE_URL, intervalMs: 5, batchSize: 25 }));
+    for (const job of jobs) job.start();
+    for (const [n, owner] of owners.entries()) {
+      await expect.poll(async () => (await getImport(database.db, owner.accountId, ids[n]!)).status, { timeout: 60_000, interval: 100 }).toBe('done');
+    }
+    await Promise.all(jobs.map((job) => job.stop()));
+    await Promise.all(pools.map((db) => db.destroy()));
+    for (const [n, owner] of owners.entries()) {
+      expect((await getImport(database.db, owner.accountId, ids[n]!)).counts).toMatchObject({ created: 400, skipped: 0, failed: 0 });
+      const codes = await liveCodes(owner.accountId);
+      expect(codes).toHaveLength(400);
+      expect(new Set(codes.map((c) => c.external_id)).size).toBe(400);
+      expect(await codeCount(owner.accountId)).toBe(400);
+    }
+  });
+});
+
 describe('a row the database refuses', () => {
   it('fails alone, and the rows around it are created', async () => {
     const owner = await person(100);
