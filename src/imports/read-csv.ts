@@ -41,6 +41,8 @@ export function readCsv(bytes: Buffer): CsvReadResult {
     records = parse(text, {
       delimiter: delimiterOf(text),
       relax_column_count: true,
+      // A quote inside an unquoted cell (5" display, typed by hand) is kept as written rather than refused.
+      relax_quotes: true,
       skip_empty_lines: false,
       bom: true,
     }) as string[][];
