@@ -295,6 +295,13 @@ describe('reading files as spreadsheets write them', () => {
     expect(result).toEqual({ ok: false, message: expect.stringContaining('"URL"') });
   });
 
+  it('reads doubled quotes inside quoted cells as Excel writes them, and a quote typed inside a plain cell as written', async () => {
+    const owner = await person(10);
+    const importId = await check(owner, Buffer.from('type,name,text\r\nTEXT,"Say ""hi""",5" display\r\n'));
+    const [row] = await listImportRows(database.db, importId, ['pending']);
+    expect(row).toMatchObject({ input: { name: 'Say "hi"', content: { text: '5" display' } } });
+  });
+
   it('numbers rows as a spreadsheet does when a quoted cell spans lines, and ignores blank rows', async () => {
     const owner = await person(10);
     const importId = await check(owner, Buffer.from(`${ALL_COLUMNS.slice(0, 2).join(',')},text\r\nTEXT,A,"one\r\ntwo"\r\n,,\r\nTEXT,,x\r\n`));
