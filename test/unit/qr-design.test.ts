@@ -1,10 +1,16 @@
+import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { checkDesign, contrastRatio, effectiveErrorCorrection, prepareDesign } from '../../src/qr/design/design-checks.js';
-import { DEFAULT_DESIGN, type Design, parseDesign } from '../../src/qr/design/design.js';
-import { DesignRefusedError, renderDesignSvg } from '../../src/qr/design/render-svg.js';
+import { createMatrix, finderLookAlikes, obscuredShare } from '../../src/qr/design/design-matrix.js';
+import { CORNER_DOT_SHAPES, CORNER_FRAME_SHAPES, DEFAULT_DESIGN, type Design, MODULE_SHAPES, parseDesign } from '../../src/qr/design/design.js';
+import { cornerDotScale, DesignRefusedError, renderDesignSvg } from '../../src/qr/design/render-svg.js';
 
 // The smallest valid PNG header the parser checks: signature, IHDR of 1×1.
 const TINY_PNG = Buffer.from('89504e470d0a1a0a0000000d494844520000000100000001080600000000', 'hex').toString('base64').padEnd(44, 'A');
+
+const SHORT_URL = 'HTTPS://X.EXAMPLE/R/A';
+const VCARD =
+  'BEGIN:VCARD\nVERSION:3.0\nN:Lovelace;Ada\nFN:Ada Lovelace\nORG:Analytical Engines Ltd\nTEL;TYPE=CELL:+44 20 7946 0018\nEMAIL:ada@engines.example\nURL:https://engines.example/ada\nEND:VCARD';
 
 function design(input: unknown): Design {
   const parsed = parseDesign(input);
@@ -126,9 +132,61 @@ describe('scannability checks', () => {
     expect(prepared).toMatchObject({ ok: true, errorCorrection: 'H' });
   });
 
-  it('refuses a logo whose margin makes it cover too much of a small code', () => {
-    const prepared = prepareDesign(design({ logo: { png: TINY_PNG, size: 0.3, margin: 4 } }), 'HTTPS://X.EXAMPLE/R/A');
-    expect(prepared).toMatchObject({ ok: false, problems: [{ path: '/logo' }] });
+  it('refuses a logo whose margin makes it cover too much of a small code, naming the margin', () => {
+    const prepared = prepareDesign(design({ logo: { png: TINY_PNG, size: 0.3, margin: 2 } }), SHORT_URL);
+    expect(prepared).toMatchObject({ ok: false, problems: [{ path: '/logo/margin', message: expect.stringContaining('make the margin smaller') }] });
+    expect(prepareDesign(design({ logo: { png: TINY_PNG, size: 0.3, margin: 1 } }), SHORT_URL)).toMatchObject({ ok: true, errorCorrection: 'H' });
+  });
+
+  it('keeps Q for a large logo on a long text when H would put more of a block under the logo', () => {
+    const prepared = prepareDesign(design({ logo: { png: TINY_PNG, size: 0.3 } }), VCARD);
+    expect(prepared).toMatchObject({ ok: true, errorCorrection: 'Q' });
+  });
+
+  it('refuses a logo too large for the error correction the design insists on, naming the size', () => {
+    const prepared = prepareDesign(design({ errorCorrection: 'H', logo: { png: TINY_PNG, size: 0.3, margin: 0 } }), VCARD);
+    expect(prepared).toMatchObject({ ok: false, problems: [{ path: '/logo/size', message: expect.stringContaining('make the logo smaller') }] });
+    expect(obscuredShare(createMatrix(VCARD, 'H'), 'H', 0, 0)).toBe(0);
+  });
+
+  it('refuses a round corner dot in a square corner frame and the reverse, and any mismatch with dot modules', () => {
+    expect(checkDesign(design({ cornerDot: { shape: 'dot' } }))).toEqual([
+      { path: '/cornerDot/shape', message: 'a round corner dot in a square corner frame is missed by some scanners; choose a square or rounded corner dot' },
+    ]);
+    expect(checkDesign(design({ cornerFrame: { shape: 'dot' }, cornerDot: { shape: 'square' } }))).toEqual([
+      { path: '/cornerDot/shape', message: 'a square corner dot in a round corner frame is missed by some scanners; choose a round or rounded corner dot' },
+    ]);
+    expect(checkDesign(design({ moduleShape: 'dots', cornerFrame: { shape: 'rounded' }, cornerDot: { shape: 'square' } }))).toEqual([
+      { path: '/cornerDot/shape', message: 'with dot modules, a square corner dot in a rounded corner frame is missed by some scanners; choose a rounded corner dot' },
+    ]);
+    for (const moduleShape of MODULE_SHAPES) {
+      for (const frame of CORNER_FRAME_SHAPES) {
+        for (const dot of CORNER_DOT_SHAPES) {
+          const mismatched = (frame === 'square' && dot === 'dot') || (frame === 'dot' && dot === 'square') || (moduleShape === 'dots' && frame !== dot);
+          const problems = checkDesign(design({ moduleShape, cornerFrame: { shape: frame }, cornerDot: { shape: dot } }));
+          expect(problems.length, `${moduleShape} ${frame} ${dot}`).toBe(mismatched ? 1 : 0);
+        }
+      }
+    }
+  });
+});
+
+describe('the QR matrix a design draws', () => {
+  it('picks the mask with the fewest finder look-alikes, keeping the standard choice when it has none', () => {
+    // The standard's mask for this vCard at M leaves 8 crossings ZXing takes for a finder; one of the others leaves 5.
+    const standard = QRCode.create(VCARD, { errorCorrectionLevel: 'M' });
+    const chosen = createMatrix(VCARD, 'M');
+    expect(finderLookAlikes(standard.modules)).toBe(8);
+    expect(finderLookAlikes(chosen)).toBe(5);
+    const clean = QRCode.create(SHORT_URL, { errorCorrectionLevel: 'M' });
+    if (finderLookAlikes(clean.modules) === 0) expect(createMatrix(SHORT_URL, 'M').data).toEqual(clean.modules.data);
+  });
+
+  it('draws the corner dot at a size that keeps the finder 1:1:3:1:1 along the diagonals too', () => {
+    for (const shape of CORNER_DOT_SHAPES) expect(cornerDotScale(shape, shape)).toBe(1);
+    expect(cornerDotScale('square', 'dot')).toBeCloseTo(1.21, 2);
+    expect(cornerDotScale('dot', 'square')).toBeCloseTo(0.83, 2);
+    expect(cornerDotScale('rounded', 'rounded')).toBe(1);
   });
 });
 

@@ -1,5 +1,8 @@
 import QRCode from 'qrcode';
 import type { Colour, Design, DesignProblem, ErrorCorrectionLevel } from './design.js';
+import { createMatrix, obscuredShare, type QrMatrix } from './design-matrix.js';
+
+export type { QrMatrix };
 
 /**
  * The least WCAG contrast ratio between every foreground colour and the background (the lightest gradient stop
@@ -16,11 +19,13 @@ export const MIN_FRAME_TEXT_CONTRAST = 3;
 export const LOGO_SIZE_FOR_Q = 0.2;
 
 /**
- * The most of the code's width the obscured square (logo plus its cleared margin) may take: 16% of the symbol's
- * area. The largest logo (0.3) with a 1-module margin on a version-3 code (29 modules) is 37% and decodes with both
- * decoders, cleared or drawn over, for every module shape (test/integration/qr-design-decode.test.ts).
+ * A logo may hide at most this share of what the worst-hit error-correction block can correct, counting each hidden
+ * codeword as lost with the chance that any of its hidden modules reads wrong (half, module by module: a logo or a
+ * cleared margin is as likely to match a module as not). Measured (test/integration/qr-design-decode.test.ts): a
+ * vCard-sized code at H with the largest logo came to 0.98 and neither decoder read it; a short URL's code with the
+ * same logo and a 1-module margin comes to 0.93 and both read it at every size.
  */
-export const MAX_OBSCURED_WIDTH = 0.4;
+export const MAX_LOGO_DAMAGE = 0.95;
 
 const LEVEL_ORDER: readonly ErrorCorrectionLevel[] = ['L', 'M', 'Q', 'H'];
 
@@ -52,6 +57,25 @@ export function checkDesign(design: Design): DesignProblem[] {
       message: 'the code is inverted (light on dark), which many scanners cannot read; confirm to keep it',
     });
   }
+  // A finder reads 1:1:3:1:1 across and along its diagonals only when its ring and centre agree; a round centre
+  // in a square ring (or a square one in a round ring) cannot match both, however render-svg.ts's cornerDotScale
+  // sizes it, and jsQR then took look-alikes in the data for corners at 1024 px with every module shape. Dot
+  // modules make small look-alikes of their own where they touch, so with them even a rounded centre in a square
+  // ring (or the reverse) lost to them at a few widths (725, 850 and 1050 px of 300–1100); matching shapes never did.
+  const { shape: ring } = design.cornerFrame;
+  const { shape: centre } = design.cornerDot;
+  const name = (shape: string) => (shape === 'dot' ? 'round' : shape);
+  if ((ring === 'square' && centre === 'dot') || (ring === 'dot' && centre === 'square')) {
+    problems.push({
+      path: '/cornerDot/shape',
+      message: `a ${name(centre)} corner dot in a ${name(ring)} corner frame is missed by some scanners; choose a ${name(ring)} or rounded corner dot`,
+    });
+  } else if (design.moduleShape === 'dots' && ring !== centre) {
+    problems.push({
+      path: '/cornerDot/shape',
+      message: `with dot modules, a ${name(centre)} corner dot in a ${name(ring)} corner frame is missed by some scanners; choose a ${name(ring)} corner dot`,
+    });
+  }
   if (design.frame) {
     const ratio = contrastRatio(design.frame.textColor, design.frame.color);
     if (ratio < MIN_FRAME_TEXT_CONTRAST) {
@@ -68,7 +92,10 @@ export function checkDesign(design: Design): DesignProblem[] {
   return problems;
 }
 
-/** The design's own level, raised to Q for a logo up to LOGO_SIZE_FOR_Q wide and to H for a larger one. */
+/**
+ * The level a design asks for before its text is known: its own, raised to Q for a logo up to LOGO_SIZE_FOR_Q wide
+ * and to H for a larger one. prepareDesign has the last word for a given text, and may keep Q for a large logo.
+ */
 export function effectiveErrorCorrection(design: Design): ErrorCorrectionLevel {
   const wanted = !design.logo ? design.errorCorrection : design.logo.size <= LOGO_SIZE_FOR_Q ? 'Q' : 'H';
   return LEVEL_ORDER.indexOf(wanted) > LEVEL_ORDER.indexOf(design.errorCorrection) ? wanted : design.errorCorrection;
@@ -80,28 +107,45 @@ export function obscuredModules(design: Design, moduleCount: number): number {
   return design.logo.size * moduleCount + (design.logo.clearBehind ? 2 * design.logo.margin : 0);
 }
 
-export type QrMatrix = QRCode.QRCode['modules'];
-
 export type PreparedDesign =
   | { ok: true; matrix: QrMatrix; errorCorrection: ErrorCorrectionLevel }
   | { ok: false; problems: DesignProblem[] };
 
 /**
- * The matrix a design draws for `text`, or why it must not be drawn: the checks above, and a logo whose
- * obscured square takes more than MAX_OBSCURED_WIDTH of this code (a small version plus a wide margin).
+ * The matrix a design draws for `text`, or why it must not be drawn: the checks above, and a logo that hides more
+ * of this code than its error correction restores (MAX_LOGO_DAMAGE). With a logo, Q and H (or only H when the
+ * design asks for it) are both tried and the one the logo hurts least is kept, ties going to H: H makes a larger
+ * version whose blocks can fall worse under the logo (a vCard's code lost more at H than at Q and did not decode).
  */
 export function prepareDesign(design: Design, text: string): PreparedDesign {
   const problems = checkDesign(design);
-  const errorCorrection = effectiveErrorCorrection(design);
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: errorCorrection });
-  const obscured = obscuredModules(design, modules.size);
-  if (obscured > MAX_OBSCURED_WIDTH * modules.size) {
+  const level = effectiveErrorCorrection(design);
+  const logo = design.logo;
+  if (!logo) {
+    return problems.length > 0 ? { ok: false, problems } : { ok: true, matrix: createMatrix(text, level, { moduleShape: design.moduleShape }), errorCorrection: level };
+  }
+  const damage = (matrix: QrMatrix, level: ErrorCorrectionLevel, obscured: number) =>
+    obscuredShare(matrix, level, (matrix.size - obscured) / 2, (matrix.size + obscured) / 2);
+  let best: { matrix: QrMatrix; damage: number; errorCorrection: ErrorCorrectionLevel } | undefined;
+  // From Q up even when a large logo asks for H: H's larger version can put more of a block under the logo.
+  const from = Math.max(LEVEL_ORDER.indexOf(design.errorCorrection), LEVEL_ORDER.indexOf('Q'));
+  for (const level of LEVEL_ORDER.slice(from)) {
+    const size = QRCode.create(text, { errorCorrectionLevel: level }).modules.size;
+    const obscured = obscuredModules(design, size);
+    const matrix = createMatrix(text, level, { moduleShape: design.moduleShape, hidden: { from: (size - obscured) / 2, to: (size + obscured) / 2 } });
+    const share = damage(matrix, level, obscured);
+    // Ties go to the higher level: the same loss under the logo, more to spare for a scratch or a glare.
+    if (!best || share <= best.damage) best = { matrix, damage: share, errorCorrection: level };
+  }
+  const { matrix, errorCorrection } = best!;
+  if (best!.damage > MAX_LOGO_DAMAGE) {
+    const marginAtFault = logo.clearBehind && logo.margin > 0 && damage(matrix, errorCorrection, logo.size * matrix.size) <= MAX_LOGO_DAMAGE;
     problems.push({
-      path: '/logo',
-      message: `the logo and its margin cover ${Math.round((100 * obscured) / modules.size)}% of the code's width; at most ${MAX_OBSCURED_WIDTH * 100}% still scans`,
+      path: marginAtFault ? '/logo/margin' : '/logo/size',
+      message: `the logo${marginAtFault ? ' and its margin' : ''} would hide more of this code than its error correction can restore; make the ${marginAtFault ? 'margin' : 'logo'} smaller`,
     });
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, matrix: modules, errorCorrection };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, matrix, errorCorrection };
 }
 
 function foregroundColours(design: Design): { path: string; color: Colour }[] {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Design, DesignProblem, Fill } from './design.js';
+import type { CornerDotShape, CornerFrameShape, Design, DesignProblem, Fill } from './design.js';
 import { prepareDesign, type QrMatrix } from './design-checks.js';
+import { cornerRadii } from './design-matrix.js';
 
 /** The family the frame text asks for; render-png.ts loads DejaVu's files, so resvg finds it on every machine. */
 export const FRAME_FONT_FAMILY = 'DejaVu Sans';
@@ -64,9 +65,10 @@ export function renderDesignSvg(design: Design, text: string, options: SvgOption
   parts.push(`<path fill="${fgFill}" d="${modulesPath(design, matrix)}"/>`);
   const frameFill = design.cornerFrame.color ?? fgFill;
   const dotFill = design.cornerDot.color ?? fgFill;
+  const centreScale = cornerDotScale(design.cornerFrame.shape, design.cornerDot.shape);
   for (const [row, col] of [[0, 0], [0, n - 7], [n - 7, 0]] as const) {
     parts.push(`<path fill="${frameFill}" fill-rule="evenodd" d="${cornerFramePath(design.cornerFrame.shape, col, row)}"/>`);
-    parts.push(`<path fill="${dotFill}" d="${cornerDotPath(design.cornerDot.shape, col + 2, row + 2)}"/>`);
+    parts.push(`<path fill="${dotFill}" d="${cornerDotPath(design.cornerDot.shape, col + 3.5, row + 3.5, centreScale)}"/>`);
   }
   if (design.logo) {
     const side = design.logo.size * n;
@@ -151,19 +153,6 @@ function modulesPath(design: Design, matrix: QrMatrix): string {
   return path.join('');
 }
 
-function cornerRadii(shape: Design['moduleShape'], free: { tl: boolean; tr: boolean; br: boolean; bl: boolean }): [number, number, number, number] {
-  switch (shape) {
-    case 'rounded':
-      return [free.tl ? 0.5 : 0, free.tr ? 0.5 : 0, free.br ? 0.5 : 0, free.bl ? 0.5 : 0];
-    case 'classy':
-      return [free.tl ? 0.5 : 0, 0, free.br ? 0.5 : 0, 0];
-    case 'classy-rounded':
-      return [free.tl ? 0.5 : 0, free.tr ? 0.2 : 0, free.br ? 0.5 : 0, free.bl ? 0.2 : 0];
-    default:
-      return [0, 0, 0, 0];
-  }
-}
-
 /** The logo's square plus its margin in module coordinates, when the modules behind it are removed. */
 function clearedArea(design: Design, n: number): { from: number; to: number } | null {
   if (!design.logo?.clearBehind) return null;
@@ -182,14 +171,46 @@ function cornerFramePath(shape: Design['cornerFrame']['shape'], x: number, y: nu
   }
 }
 
-function cornerDotPath(shape: Design['cornerDot']['shape'], x: number, y: number): string {
+/**
+ * How far a finder pattern reaches from its centre along a diagonal, in modules, for each shape of its 7×7 ring
+ * and of its 3×3 centre (a rounded square's corner arc is nearer the centre than a square's corner).
+ */
+const FRAME_DIAGONAL_REACH: Record<CornerFrameShape, number> = {
+  square: 3.5 * Math.SQRT2,
+  rounded: (3.5 - 2.5) * Math.SQRT2 + 2.5,
+  dot: 3.5,
+};
+const DOT_DIAGONAL_REACH: Record<CornerDotShape, number> = {
+  square: 1.5 * Math.SQRT2,
+  rounded: (1.5 - 1) * Math.SQRT2 + 1,
+  dot: 1.5,
+};
+
+/**
+ * The factor the corner dot is drawn at so that its finder pattern still reads 1:1:3:1:1 along the diagonals as
+ * well as across. jsQR ranks finder candidates by how far their runs across, down and along both diagonals stray
+ * from those proportions; a 3×3 dot inside a square ring (or a square inside a dot ring) strays along the
+ * diagonals by 0.6 of a module, and look-alikes in the data then won: jsQR missed such codes at most sizes. The
+ * centre is scaled to split the error evenly between the straight and the diagonal runs (a dot in a square ring
+ * grows to 1.2, a square in a dot ring shrinks to 0.83); matching shapes keep their size.
+ */
+export function cornerDotScale(frame: CornerFrameShape, dot: CornerDotShape): number {
+  // A pattern reaching R along a diagonal reads 1:1:3:1:1 there when its centre reaches 3/7 of R.
+  const ideal = (3 * FRAME_DIAGONAL_REACH[frame]) / 7;
+  const scale = (1.5 + ideal) / (1.5 + DOT_DIAGONAL_REACH[dot]);
+  return Math.abs(scale - 1) < 0.05 ? 1 : scale;
+}
+
+/** The 3×3 centre around (cx, cy), drawn `scale` times its size. */
+function cornerDotPath(shape: CornerDotShape, cx: number, cy: number, scale: number): string {
+  const half = 1.5 * scale;
   switch (shape) {
     case 'dot':
-      return circle(x + 1.5, y + 1.5, 1.5);
+      return circle(cx, cy, half);
     case 'rounded':
-      return roundedRect(x, y, 3, 3, [1, 1, 1, 1]);
+      return roundedRect(cx - half, cy - half, 2 * half, 2 * half, [scale, scale, scale, scale]);
     default:
-      return rect(x, y, 3, 3);
+      return rect(cx - half, cy - half, 2 * half, 2 * half);
   }
 }
 
