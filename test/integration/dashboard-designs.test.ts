@@ -384,7 +384,7 @@ describe('a template in the editor', () => {
     expect(await preview.text()).toContain('fill="#8b3a0f"');
 
     const imageBefore = await ownerHttp.get(`/codes/${code.id}/qr.svg`);
-    const saved = await ownerHttp.post(`/designs/${id}`, { name: 'Autumn 2026', ...editorForm({ color: '#8b3a0f', cornerDotShape: 'dot' }) });
+    const saved = await ownerHttp.post(`/designs/${id}`, { name: 'Autumn 2026', ...editorForm({ color: '#8b3a0f', cornerDotShape: 'rounded' }) });
     expect(saved.status).toBe(303);
     // The code's image follows its template: a new ETag and the new colour.
     const imageAfter = await ownerHttp.get(`/codes/${code.id}/qr.svg`);
@@ -393,7 +393,7 @@ describe('a template in the editor', () => {
     expect(await designOfCode(database.db, owner.accountId, code.id)).toMatchObject({
       source: 'template',
       template: { id, name: 'Autumn 2026' },
-      design: { foreground: { type: 'solid', color: '#8b3a0f' }, cornerDot: { shape: 'dot' } },
+      design: { foreground: { type: 'solid', color: '#8b3a0f' }, cornerDot: { shape: 'rounded' } },
     });
 
     const pale = await ownerHttp.post(`/designs/${id}`, { name: 'Pale', ...editorForm({ color: '#eeeeee' }) });
