@@ -125,6 +125,32 @@ describe('code types in a browser', () => {
     await watched.context.close();
   }, BROWSER_TEST_TIMEOUT);
 
+  it('SOCIAL_MEDIA: "Add another profile" fetches more rows than the spare ones, and all five links reach the page', async () => {
+    const { watched, page } = await signedInPage();
+    await pickType(page, 'Social media links');
+    await page.getByLabel('Name', { exact: true }).fill('Follow us');
+    await page.getByRole('button', { name: 'Add another profile' }).click();
+    await expect.poll(() => page.getByLabel('Profile 4: Profile URL').count()).toBe(1);
+    await page.getByRole('button', { name: 'Add another profile' }).click();
+    await expect.poll(() => page.getByLabel('Profile 5: Profile URL').count()).toBe(1);
+    const networks = ['instagram', 'github', 'mastodon', 'youtube', 'bluesky'];
+    for (const [i, network] of networks.entries()) {
+      await page.getByLabel(`Profile ${i + 1}: Network`).selectOption(network);
+      await page.getByLabel(`Profile ${i + 1}: Profile URL`).fill(`https://${network}.example/acme`);
+    }
+    await checkPage(watched, page, 'code-types-social-rows');
+    await page.getByRole('button', { name: 'Create code' }).click();
+    const codeId = await codeIdOf(page);
+    const shortUrl = (await page.locator('#short-url').textContent())!.trim();
+    const phone = await phonePage();
+    await phone.page.goto(shortUrl);
+    for (const network of networks) expect(await phone.page.locator(`a[href="https://${network}.example/acme"]`).count(), network).toBe(1);
+    await expect.poll(() => totalScans(page)).toBe('1');
+    await expectSignedWebhooks(codeId, 1);
+    await phone.close();
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
+
   it('APP: each phone is sent to its own store and everyone else to the fallback, counted with signed webhooks; a new Google Play link reaches the next Android scan', async () => {
     const { watched, page } = await signedInPage();
     await pickType(page, 'App download');

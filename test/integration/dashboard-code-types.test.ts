@@ -194,6 +194,20 @@ describe('every type, through its dashboard form', () => {
   });
 });
 
+describe('"Add another" rows', () => {
+  it('come one at a time with the next button, up to the list’s maximum, and only for list fields', async () => {
+    const row = await pageText('/codes/form-row?type=VCARD_PLUS&field=phones&index=3&prefix=new-code');
+    expect(row).toMatch(/<label for="new-code-content-phones-3">Phone 4<\/label><input id="new-code-content-phones-3" name="\/content\/phones\/3"/);
+    expect(row).toContain('hx-get="/codes/form-row?type=VCARD_PLUS&amp;field=phones&amp;index=4&amp;prefix=new-code"');
+    const last = await pageText('/codes/form-row?type=VCARD_PLUS&field=phones&index=4&prefix=new-code');
+    expect(last).toContain('Phone 5');
+    expect(last).not.toContain('Add another');
+    for (const query of ['type=VCARD_PLUS&field=phones&index=5', 'type=VCARD_PLUS&field=name&index=0', 'type=NOPE&field=phones&index=0', 'type=SOCIAL_MEDIA&field=links&index=x']) {
+      expect((await http.get(`/codes/form-row?${query}`)).status, query).toBe(404);
+    }
+  });
+});
+
 describe('a redirect type edited after printing', () => {
   it('records its new destination in the history as the person’s, as a URL code’s', async () => {
     const created = await submit(await pageText('/codes/new?type=FACEBOOK'), (a) => a.startsWith('/codes?'), { name: 'Like us', '/content/pageUrl': 'https://www.facebook.com/one' });

@@ -21,3 +21,10 @@
     if (zone) document.cookie = 'qroute_tz=' + encodeURIComponent(zone) + '; path=/; SameSite=Lax; max-age=31536000';
   } catch (e) { /* an old browser: UTC */ }
 })();
+// Controls that need JavaScript (a list's "Add another" button, which htmx answers) are hidden in the markup,
+// so a page without JavaScript shows no dead button; shown here, since this script runs.
+(function () {
+  'use strict';
+  var controls = document.querySelectorAll('[data-needs-js]');
+  for (var i = 0; i < controls.length; i++) controls[i].hidden = false;
+})();

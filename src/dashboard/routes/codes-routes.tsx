@@ -7,6 +7,7 @@ import { showCodeList } from '../actions/codes/show-code-list.js';
 import { showCodePreview } from '../actions/codes/show-code-preview.js';
 import { showCode } from '../actions/codes/show-code.js';
 import { showDeleteCode } from '../actions/codes/show-delete-code.js';
+import { showFormRow } from '../actions/codes/show-form-row.js';
 import { showNewCode } from '../actions/codes/show-new-code.js';
 import { updateCode } from '../actions/codes/update-code.js';
 import type { DashboardDependencies } from '../context.js';
@@ -20,8 +21,9 @@ export function codesRoutes(deps: DashboardDependencies): Router {
   const router = Router();
   router.get('/codes', showCodeList(deps));
   router.post('/codes', createCode(deps));
-  // Before /codes/:id, which would otherwise take "new" for an id.
+  // Before /codes/:id, which would otherwise take "new" and "form-row" for ids.
   router.get('/codes/new', showNewCode(deps));
+  router.get('/codes/form-row', showFormRow(deps));
   router.get('/codes/:id', showCode(deps));
   router.post('/codes/:id', updateCode(deps));
   router.get('/codes/:id/qr.svg', showCodePreview(deps));

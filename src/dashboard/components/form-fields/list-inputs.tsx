@@ -21,58 +21,97 @@ function text(value: unknown): string {
 }
 
 /** Phones, emails: one input per row; a blank row is left out when the form is read. */
-export function ListInputs(props: { field: ListField; path: string; idPrefix: string; value: unknown; problems: FieldProblems }) {
+export function ListInputs(props: { field: ListField; path: string; idPrefix: string; value: unknown; problems: FieldProblems; formType: string }) {
   const { field, path } = props;
   const values = items(props.value);
   const id = fieldId(props.idPrefix, path);
+  const count = rowCount(values.length, field.max);
   return (
     <fieldset class="form-list">
       <legend>{field.label}</legend>
-      {Array.from({ length: rowCount(values.length, field.max) }, (_, i) => (
-        <TextInput
-          id={fieldId(props.idPrefix, `${path}/${i}`)}
-          name={`${path}/${i}`}
-          label={`${field.itemLabel} ${i + 1}`}
-          labelText={`${field.itemLabel} ${i + 1}`}
-          value={text(values[i])}
-          input={field.input}
-          problem={props.problems[`${path}/${i}`]}
-        />
+      {Array.from({ length: count }, (_, i) => (
+        <ListRow field={field} path={path} idPrefix={props.idPrefix} index={i} value={values[i]} problems={props.problems} />
       ))}
+      <AddRowButton field={field} idPrefix={props.idPrefix} formType={props.formType} index={count} />
       <FieldMessages id={id} label={field.label} hint={field.hint ?? `Up to ${field.max}; leave extra rows empty.`} problem={props.problems[path]} />
     </fieldset>
   );
 }
 
+export function ListRow(props: { field: ListField; path: string; idPrefix: string; index: number; value: unknown; problems: FieldProblems }) {
+  const { field, path, index: i } = props;
+  return (
+    <TextInput
+      id={fieldId(props.idPrefix, `${path}/${i}`)}
+      name={`${path}/${i}`}
+      label={`${field.itemLabel} ${i + 1}`}
+      labelText={`${field.itemLabel} ${i + 1}`}
+      value={text(props.value)}
+      input={field.input}
+      problem={props.problems[`${path}/${i}`]}
+    />
+  );
+}
+
 /** Social links: a row of columns per item. */
-export function RowsInputs(props: { field: RowsField; path: string; idPrefix: string; value: unknown; problems: FieldProblems }) {
+export function RowsInputs(props: { field: RowsField; path: string; idPrefix: string; value: unknown; problems: FieldProblems; formType: string }) {
   const { field, path } = props;
   const rows = items(props.value);
   const id = fieldId(props.idPrefix, path);
+  const count = rowCount(rows.length, field.max, 3);
   return (
     <fieldset class="form-list">
       <legend>{field.label}</legend>
-      {Array.from({ length: rowCount(rows.length, field.max, 3) }, (_, i) => {
-        const row = (rows[i] ?? {}) as Record<string, unknown>;
-        return (
-          <div class="form-row">
-            {field.columns.map((column) => {
-              const columnPath = `${path}/${i}/${column.key}`;
-              const labelText = `${field.itemLabel} ${i + 1}: ${column.label.toLowerCase()}`;
-              const label = (
-                <>
-                  <span class="visually-hidden">{field.itemLabel} {i + 1}: </span>
-                  {column.label}
-                </>
-              );
-              const common = { id: fieldId(props.idPrefix, columnPath), name: columnPath, label, labelText, value: text(row[column.key]), problem: props.problems[columnPath] };
-              return column.kind === 'select' ? <SelectInput {...common} options={column.options} blank /> : <TextInput {...common} input={column.input} />;
-            })}
-          </div>
-        );
-      })}
+      {Array.from({ length: count }, (_, i) => (
+        <RowsRow field={field} path={path} idPrefix={props.idPrefix} index={i} value={rows[i]} problems={props.problems} />
+      ))}
+      <AddRowButton field={field} idPrefix={props.idPrefix} formType={props.formType} index={count} />
       <FieldMessages id={id} label={field.label} hint={field.hint ?? `Up to ${field.max}; leave extra rows empty.`} problem={props.problems[path]} />
     </fieldset>
+  );
+}
+
+export function RowsRow(props: { field: RowsField; path: string; idPrefix: string; index: number; value: unknown; problems: FieldProblems }) {
+  const { field, path, index: i } = props;
+  const row = (props.value ?? {}) as Record<string, unknown>;
+  return (
+    <div class="form-row">
+      {field.columns.map((column) => {
+        const columnPath = `${path}/${i}/${column.key}`;
+        const labelText = `${field.itemLabel} ${i + 1}: ${column.label.toLowerCase()}`;
+        const label = (
+          <>
+            <span class="visually-hidden">{field.itemLabel} {i + 1}: </span>
+            {column.label}
+          </>
+        );
+        const common = { id: fieldId(props.idPrefix, columnPath), name: columnPath, label, labelText, value: text(row[column.key]), problem: props.problems[columnPath] };
+        return column.kind === 'select' ? <SelectInput {...common} options={column.options} blank /> : <TextInput {...common} input={column.input} />;
+      })}
+    </div>
+  );
+}
+
+/**
+ * "Add another …": with JavaScript, htmx fetches one more empty row and puts it (with the next button) where the
+ * button was. Without JavaScript the button stays hidden; the spare rows above are the way to add, and saving
+ * offers more.
+ */
+export function AddRowButton(props: { field: ListField | RowsField; idPrefix: string; formType: string; index: number; shown?: boolean }) {
+  if (props.index >= props.field.max) return null;
+  const query = new URLSearchParams({ type: props.formType, field: props.field.key, index: String(props.index), prefix: props.idPrefix });
+  return (
+    <button
+      type="button"
+      class="secondary outline small-button add-row"
+      hidden={!props.shown}
+      data-needs-js=""
+      hx-get={`/codes/form-row?${query}`}
+      hx-target="this"
+      hx-swap="outerHTML"
+    >
+      Add another {props.field.itemLabel.toLowerCase()}
+    </button>
   );
 }
 

@@ -14,14 +14,14 @@ export function TypeFields(props: { form: TypeForm; content: Record<string, unkn
   return (
     <>
       {form.fields.map((field) => (
-        <Field field={field} {...props} />
+        <Field field={field} formType={form.type} {...props} />
       ))}
       {form.fields.some((field) => field.kind === 'text' && field.input === 'time-zone') && <TimeZoneList />}
     </>
   );
 }
 
-function Field(props: { field: FormField; content: Record<string, unknown>; problems: FieldProblems; fileNames: FileNames; idPrefix: string }) {
+function Field(props: { field: FormField; formType: string; content: Record<string, unknown>; problems: FieldProblems; fileNames: FileNames; idPrefix: string }) {
   const { field, problems, idPrefix } = props;
   const path = pathOf(field.key);
   const value = props.content[field.key];
@@ -49,9 +49,9 @@ function Field(props: { field: FormField; content: Record<string, unknown>; prob
     case 'checkbox':
       return <CheckboxInput id={id} name={path} label={field.label} checked={value === true} hint={field.hint} problem={problems[path]} />;
     case 'list':
-      return <ListInputs field={field} path={path} idPrefix={idPrefix} value={value} problems={problems} />;
+      return <ListInputs field={field} path={path} idPrefix={idPrefix} value={value} problems={problems} formType={props.formType} />;
     case 'rows':
-      return <RowsInputs field={field} path={path} idPrefix={idPrefix} value={value} problems={problems} />;
+      return <RowsInputs field={field} path={path} idPrefix={idPrefix} value={value} problems={problems} formType={props.formType} />;
     case 'hours':
       return <HoursInputs field={field} path={path} idPrefix={idPrefix} value={value} problems={problems} />;
     case 'file':
