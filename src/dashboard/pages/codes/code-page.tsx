@@ -112,10 +112,6 @@ function CodeFacts(props: { code: ShownCode; context: PageContext; zone: string 
             </button>
           </form>
         </dd>
-        <dt>Design</dt>
-        <dd>
-          <a href={`/codes/${code.id}/design`}>Design…</a>
-        </dd>
         <dt>Created</dt>
         <dd>
           <When at={code.createdAt} zone={props.zone} />
