@@ -253,6 +253,12 @@ describe('a refused form', () => {
     expect(html).toContain('Phone 2 must be a phone number');
   });
 
+  it('says in plain words that a video needs a file or a link', async () => {
+    const response = await submit(await pageText('/codes/new?type=VIDEO'), (a) => a.startsWith('/codes?'), { name: 'Trailer' });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('<small class="field-error" id="new-code-content-fileId-error">Upload a video file or give a video link: one of the two, not both.</small>');
+  });
+
   it('edits of a code keep it unchanged when refused, and show the problem', async () => {
     const created = await submit(await pageText('/codes/new?type=WIFI'), (a) => a.startsWith('/codes?'), {
       name: 'Guest Wi-Fi',

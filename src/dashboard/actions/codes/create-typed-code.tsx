@@ -43,7 +43,7 @@ export async function createTypedCodeFromForm(
       siteUrl: deps.config.siteUrl,
     });
     if (!result.ok) {
-      await again(400, problemsByPath(result.problems), submission.content);
+      await again(400, problemsByPath(result.problems, form), submission.content);
       return;
     }
     res.redirect(303, `/codes/${result.code.id}?done=created`);

@@ -73,10 +73,13 @@ export async function deleteFiles(deps: DashboardDependencies, accountId: string
   for (const id of fileIds) await deleteFile(deps.db, accountId, id);
 }
 
-/** The schema's problems (paths under /content and /name) as the form shows them. */
-export function problemsByPath(problems: readonly { path: string; message: string }[]): Record<string, { message: string }> {
-  const byPath: Record<string, { message: string }> = {};
-  for (const problem of problems) byPath[problem.path] ??= { message: problem.message };
+/** The schema's problems (paths under /content and /name) as the form shows them, the first per field. */
+export function problemsByPath(problems: readonly { path: string; message: string }[], form: TypeForm): Record<string, { message: string; whole?: boolean }> {
+  const byPath: Record<string, { message: string; whole?: boolean }> = {};
+  for (const problem of problems) {
+    const sentence = form.sentences?.[problem.message];
+    byPath[problem.path] ??= sentence ? { message: sentence, whole: true } : { message: problem.message };
+  }
   return byPath;
 }
 

@@ -42,7 +42,7 @@ export function updateCode(deps: DashboardDependencies): RequestHandler<{ id: st
     }
     const result = await updateTypedCode(deps.db, { accountId: user.accountId, id: code.id, name: submission.name, content: submission.content, actor });
     if (!result.ok) {
-      await again(problemsByPath(result.problems));
+      await again(problemsByPath(result.problems, form));
       return;
     }
     res.redirect(303, `/codes/${encodeURIComponent(code.id)}?done=saved`);

@@ -28,6 +28,7 @@ export const VIDEO_FORM: TypeForm = {
     { kind: 'file', key: 'fileId', label: 'Video file', fileKind: 'video', accept: 'video/mp4,video/webm,video/quicktime', hint: 'MP4 or WebM. Upload a file or give a link, not both.' },
     { kind: 'text', key: 'url', label: 'Video link', input: 'url', hint: 'A video on another site, shown as a link (the page loads nothing from other sites).' },
   ],
+  sentences: { 'give either fileId or url': 'Upload a video file or give a video link: one of the two, not both.' },
 };
 
 export const MP3_FORM: TypeForm = {

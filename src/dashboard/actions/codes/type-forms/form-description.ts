@@ -13,6 +13,8 @@ export interface TypeForm {
   /** One line under the label in the picker. */
   description: string;
   fields: readonly FormField[];
+  /** Sentences for schema messages written for the API that read badly after a field's label, by message. */
+  sentences?: Readonly<Record<string, string>>;
 }
 
 interface Described {
