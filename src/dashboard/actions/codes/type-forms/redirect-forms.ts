@@ -26,4 +26,5 @@ export const APP_FORM: TypeForm = {
     { kind: 'text', key: 'googlePlayUrl', label: 'Google Play URL', input: 'url', hint: 'An address on play.google.com. Leave empty if the app is not on Android.' },
     { kind: 'text', key: 'fallbackUrl', label: 'Fallback URL', input: 'url', required: true, hint: 'Where computers and other phones go, such as the app’s website.' },
   ],
+  sentences: { 'must be a App Store address': 'App Store URL must be an address on apps.apple.com.' },
 };
