@@ -184,8 +184,8 @@ describe('the QR matrix a design draws', () => {
 
   it('draws the corner dot at a size that keeps the finder 1:1:3:1:1 along the diagonals too', () => {
     for (const shape of CORNER_DOT_SHAPES) expect(cornerDotScale(shape, shape)).toBe(1);
-    expect(cornerDotScale('square', 'dot')).toBeCloseTo(1.21, 2);
-    expect(cornerDotScale('dot', 'square')).toBeCloseTo(0.83, 2);
+    expect(cornerDotScale('square', 'rounded')).toBeCloseTo(1.13, 2);
+    expect(cornerDotScale('rounded', 'square')).toBeCloseTo(0.88, 2);
     expect(cornerDotScale('rounded', 'rounded')).toBe(1);
   });
 });

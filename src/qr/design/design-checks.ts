@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import type { Colour, Design, DesignProblem, ErrorCorrectionLevel } from './design.js';
 import { createMatrix, obscuredShare, type QrMatrix } from './design-matrix.js';
 
@@ -124,7 +123,7 @@ export function prepareDesign(design: Design, text: string): PreparedDesign {
   const level = effectiveErrorCorrection(design);
   const logo = design.logo;
   if (!logo) {
-    return problems.length > 0 ? { ok: false, problems } : { ok: true, matrix: createMatrix(text, level, { moduleShape: design.moduleShape }), errorCorrection: level };
+    return problems.length > 0 ? { ok: false, problems } : { ok: true, matrix: createMatrix(text, level), errorCorrection: level };
   }
   const damage = (matrix: QrMatrix, level: ErrorCorrectionLevel, obscured: number) =>
     obscuredShare(matrix, level, (matrix.size - obscured) / 2, (matrix.size + obscured) / 2);
@@ -132,10 +131,8 @@ export function prepareDesign(design: Design, text: string): PreparedDesign {
   // From Q up even when a large logo asks for H: H's larger version can put more of a block under the logo.
   const from = Math.max(LEVEL_ORDER.indexOf(design.errorCorrection), LEVEL_ORDER.indexOf('Q'));
   for (const level of LEVEL_ORDER.slice(from)) {
-    const size = QRCode.create(text, { errorCorrectionLevel: level }).modules.size;
-    const obscured = obscuredModules(design, size);
-    const matrix = createMatrix(text, level, { moduleShape: design.moduleShape, hidden: { from: (size - obscured) / 2, to: (size + obscured) / 2 } });
-    const share = damage(matrix, level, obscured);
+    const matrix = createMatrix(text, level);
+    const share = damage(matrix, level, obscuredModules(design, matrix.size));
     // Ties go to the higher level: the same loss under the logo, more to spare for a scratch or a glare.
     if (!best || share <= best.damage) best = { matrix, damage: share, errorCorrection: level };
   }

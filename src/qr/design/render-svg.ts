@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CornerDotShape, CornerFrameShape, Design, DesignProblem, Fill } from './design.js';
 import { prepareDesign, type QrMatrix } from './design-checks.js';
-import { cornerRadii } from './design-matrix.js';
 
 /** The family the frame text asks for; render-png.ts loads DejaVu's files, so resvg finds it on every machine. */
 export const FRAME_FONT_FAMILY = 'DejaVu Sans';
@@ -153,6 +152,19 @@ function modulesPath(design: Design, matrix: QrMatrix): string {
   return path.join('');
 }
 
+function cornerRadii(shape: Design['moduleShape'], free: { tl: boolean; tr: boolean; br: boolean; bl: boolean }): [number, number, number, number] {
+  switch (shape) {
+    case 'rounded':
+      return [free.tl ? 0.5 : 0, free.tr ? 0.5 : 0, free.br ? 0.5 : 0, free.bl ? 0.5 : 0];
+    case 'classy':
+      return [free.tl ? 0.5 : 0, 0, free.br ? 0.5 : 0, 0];
+    case 'classy-rounded':
+      return [free.tl ? 0.5 : 0, free.tr ? 0.2 : 0, free.br ? 0.5 : 0, free.bl ? 0.2 : 0];
+    default:
+      return [0, 0, 0, 0];
+  }
+}
+
 /** The logo's square plus its margin in module coordinates, when the modules behind it are removed. */
 function clearedArea(design: Design, n: number): { from: number; to: number } | null {
   if (!design.logo?.clearBehind) return null;
@@ -189,10 +201,11 @@ const DOT_DIAGONAL_REACH: Record<CornerDotShape, number> = {
 /**
  * The factor the corner dot is drawn at so that its finder pattern still reads 1:1:3:1:1 along the diagonals as
  * well as across. jsQR ranks finder candidates by how far their runs across, down and along both diagonals stray
- * from those proportions; a 3×3 dot inside a square ring (or a square inside a dot ring) strays along the
- * diagonals by 0.6 of a module, and look-alikes in the data then won: jsQR missed such codes at most sizes. The
- * centre is scaled to split the error evenly between the straight and the diagonal runs (a dot in a square ring
- * grows to 1.2, a square in a dot ring shrinks to 0.83); matching shapes keep their size.
+ * from those proportions, so a corner whose centre strays along the diagonals can lose to look-alikes in the data:
+ * a classy code with a rounded dot in a square ring and a cleared logo failed jsQR at 256 px until the dot was
+ * scaled. The centre is scaled to split the error evenly between the straight and the diagonal runs (a rounded dot
+ * in a square ring grows to 1.13, a square one in a rounded ring shrinks to 0.88); matching shapes keep their size.
+ * A round dot in a square ring (or the reverse) strays too far for any size to help; checkDesign refuses those.
  */
 export function cornerDotScale(frame: CornerFrameShape, dot: CornerDotShape): number {
   // A pattern reaching R along a diagonal reads 1:1:3:1:1 there when its centre reaches 3/7 of R.
