@@ -138,6 +138,11 @@ describe('scannability checks', () => {
     expect(prepareDesign(design({ logo: { png: TINY_PNG, size: 0.3, margin: 1 } }), SHORT_URL)).toMatchObject({ ok: true, errorCorrection: 'H' });
   });
 
+  it('draws a logo at the level it asks for when that restores it: Q up to 0.2 wide, H above', () => {
+    expect(prepareDesign(design({ logo: { png: TINY_PNG, size: 0.2 } }), SHORT_URL)).toMatchObject({ ok: true, errorCorrection: 'Q' });
+    expect(prepareDesign(design({ logo: { png: TINY_PNG, size: 0.25 } }), SHORT_URL)).toMatchObject({ ok: true, errorCorrection: 'H' });
+  });
+
   it('keeps Q for a large logo on a long text when H would put more of a block under the logo', () => {
     const prepared = prepareDesign(design({ logo: { png: TINY_PNG, size: 0.3 } }), VCARD);
     expect(prepared).toMatchObject({ ok: true, errorCorrection: 'Q' });

@@ -114,27 +114,28 @@ export type PreparedDesign =
 
 /**
  * The matrix a design draws for `text`, or why it must not be drawn: the checks above, and a logo that hides more
- * of this code than its error correction restores (MAX_LOGO_DAMAGE). With a logo, Q and H (or only H when the
- * design asks for it) are both tried and the one the logo hurts least is kept, ties going to H: H makes a larger
- * version whose blocks can fall worse under the logo (a vCard's code lost more at H than at Q and did not decode).
+ * of this code than its error correction restores (MAX_LOGO_DAMAGE). A logo gets effectiveErrorCorrection's level
+ * when that restores it; otherwise the other of Q and H is tried, since the larger version H makes can put more of
+ * a block under the logo (a vCard's code with the largest logo lost more at H than at Q, and did not decode).
  */
 export function prepareDesign(design: Design, text: string): PreparedDesign {
   const problems = checkDesign(design);
-  const level = effectiveErrorCorrection(design);
+  const wanted = effectiveErrorCorrection(design);
   const logo = design.logo;
   if (!logo) {
-    return problems.length > 0 ? { ok: false, problems } : { ok: true, matrix: createMatrix(text, level), errorCorrection: level };
+    return problems.length > 0 ? { ok: false, problems } : { ok: true, matrix: createMatrix(text, wanted), errorCorrection: wanted };
   }
-  const damage = (matrix: QrMatrix, level: ErrorCorrectionLevel, obscured: number) =>
-    obscuredShare(matrix, level, (matrix.size - obscured) / 2, (matrix.size + obscured) / 2);
+  const damage = (matrix: QrMatrix, at: ErrorCorrectionLevel, obscured: number) =>
+    obscuredShare(matrix, at, (matrix.size - obscured) / 2, (matrix.size + obscured) / 2);
+  // Never below the design's own level, nor below Q with a logo.
+  const least = Math.max(LEVEL_ORDER.indexOf(design.errorCorrection), LEVEL_ORDER.indexOf('Q'));
+  const levels = [wanted, ...LEVEL_ORDER.slice(least).filter((candidate) => candidate !== wanted)];
   let best: { matrix: QrMatrix; damage: number; errorCorrection: ErrorCorrectionLevel } | undefined;
-  // From Q up even when a large logo asks for H: H's larger version can put more of a block under the logo.
-  const from = Math.max(LEVEL_ORDER.indexOf(design.errorCorrection), LEVEL_ORDER.indexOf('Q'));
-  for (const level of LEVEL_ORDER.slice(from)) {
-    const matrix = createMatrix(text, level);
-    const share = damage(matrix, level, obscuredModules(design, matrix.size));
-    // Ties go to the higher level: the same loss under the logo, more to spare for a scratch or a glare.
-    if (!best || share <= best.damage) best = { matrix, damage: share, errorCorrection: level };
+  for (const candidate of levels) {
+    const matrix = createMatrix(text, candidate);
+    const share = damage(matrix, candidate, obscuredModules(design, matrix.size));
+    if (!best || share < best.damage) best = { matrix, damage: share, errorCorrection: candidate };
+    if (share <= MAX_LOGO_DAMAGE) break;
   }
   const { matrix, errorCorrection } = best!;
   if (best!.damage > MAX_LOGO_DAMAGE) {
