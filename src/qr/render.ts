@@ -61,7 +61,7 @@ export function qrImageEtag(request: QrImageRequest): string {
  * Bumped whenever renderDesignSvg, renderDesignPng or renderDesignPdf draw the same design differently (or the
  * checks start refusing designs they drew), like RENDERER_VERSION for the plain renderer.
  */
-export const DESIGN_RENDERER_VERSION = 1;
+export const DESIGN_RENDERER_VERSION = 2;
 
 export function qrImageContentType(format: QrFormat): string {
   return format === 'svg' ? 'image/svg+xml' : format === 'png' ? 'image/png' : 'application/pdf';
