@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 const PAGE_STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;margin:0;display:grid;place-items:center;min-height:100vh;' +
   'background:#f6f7f9;color:#1d2330}main{max-width:28rem;padding:2rem;text-align:center}h1{font-size:1.25rem}';
@@ -9,6 +11,9 @@ function page(title: string, sentence: string): Buffer {
       `<body><main><h1>${title}</h1><p>${sentence}</p></main></body></html>`,
   );
 }
+
+/** Their policy allows exactly their one stylesheet, by its hash, like the landing pages (no 'unsafe-inline'). */
+export const NOT_FOUND_PAGE_POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'`;
 
 /** Self-contained pages (no external assets), rendered once. */
 export const NOT_FOUND_PAGES = {

@@ -6,7 +6,7 @@ import { type LandingAnswer, landingDownload, landingPage } from '../pages/index
 import type { VcardPhotos } from '../pages/vcard-photo.js';
 import type { RedirectObserver } from '../metrics/redirect-metrics.js';
 import type { CodeLookup } from './code-lookup.js';
-import { NOT_FOUND_PAGES } from './not-found-page.js';
+import { NOT_FOUND_PAGE_POLICY, NOT_FOUND_PAGES } from './not-found-page.js';
 import type { ScanRecorder } from './scan-recorder.js';
 import type { UserAgentClassifier } from './user-agent.js';
 
@@ -116,7 +116,7 @@ function notFound(res: ServerResponse, body: Buffer): void {
     'Content-Length': body.length,
     'Cache-Control': 'no-store',
     'X-Robots-Tag': 'noindex',
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+    'Content-Security-Policy': NOT_FOUND_PAGE_POLICY,
   });
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -128,7 +129,13 @@ describe('GET /r/<slug>', () => {
     // Within 5 s, half the cache's 10 s TTL: only the invalidation notice can do it (2 s was too tight on a loaded machine).
     const { answered } = await scanUntil(second, `/r/${code.slug}`, 404, 5000);
     const deleted = await scan(app, `/r/${code.slug}`);
-    expect(await deleted.text()).toContain('not found');
+    const page = await deleted.text();
+    expect(page).toContain('not found');
+    // The page's one stylesheet is allowed by its hash, and nothing else inline is.
+    const style = /<style>([^<]*)<\/style>/.exec(page)![1]!;
+    expect(deleted.headers.get('content-security-policy')).toBe(
+      `default-src 'none'; style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`,
+    );
     for (const path of ['/r/ZZZZZZZZ', '/r/', '/r/abc', '/r/ILOU1234', '/r/%00', `/r/${'A'.repeat(5000)}`]) {
       const res = await scan(app, path);
       expect(res.status, path).toBe(404);
