@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createQrCode, type QrCode } from '../../src/codes/index.js';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, signIn, startDashboardApp, type TestPerson } from '../support/dashboard.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot, watchedContext } from '../support/browser.js';
+import { useBrowserSuite } from '../support/browser-suite.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import { IPHONE_SAFARI, scan } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -17,9 +18,8 @@ let browser: Browser;
 let owner: TestPerson;
 let code: QrCode;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database);
+useBrowserSuite(async (suite) => {
+  ({ database, app, browser } = suite);
   owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
   code = (
     await createQrCode(database.db, {
@@ -29,12 +29,6 @@ beforeAll(async () => {
       actor: { kind: 'user', userId: owner.userId },
     })
   ).code;
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.destroy();
 });
 
 /** The three lifetime counters as the stat grid shows them. */

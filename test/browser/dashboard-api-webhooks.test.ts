@@ -1,9 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, QrouteError } from '../../sdk/src/index.js';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, signIn, startDashboardApp, type TestPerson } from '../support/dashboard.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, checkPage, screenshot, watchedContext } from '../support/browser.js';
+import { useBrowserSuite } from '../support/browser-suite.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import { scan } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -15,26 +16,21 @@ let receiver: WebhookReceiver;
 let owner: TestPerson;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  // The worker delivers scans; a short poll so the log fills in well within the test's waits.
-  app = await startDashboardApp(database, {}, { webhooks: { worker: { pollIntervalMs: 100 } } });
   receiver = await startWebhookReceiver();
-  owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await receiver?.close();
-  await database?.destroy();
 });
+afterAll(async () => {
+  await receiver?.close();
+});
+useBrowserSuite(
+  async (suite) => {
+    ({ database, app, browser } = suite);
+    owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
+  },
+  // The worker delivers scans; a short poll so the log fills in well within the test's waits.
+  { tuning: { webhooks: { worker: { pollIntervalMs: 100 } } } },
+);
 
 const text = (page: Page, selector: string) => page.locator(selector).first().textContent().then((value) => value ?? '');
-
-async function checkPage(page: Page, name: string): Promise<void> {
-  expect(await accessibilityViolations(page), name).toEqual([]);
-  await screenshot(page, name);
-}
 
 describe('API & webhooks in a browser', () => {
   it('creates a key that is shown once and works, revokes it; sets a webhook, tests it, sees a scan delivered, redelivers, rotates and removes', async () => {

@@ -2,9 +2,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/accounts/webhook-settings.js';
 import { CODE_TYPE_NAMES } from '../../src/codes/types/index.js';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext, type WatchedContext } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, signIn, startDashboardApp, type TestPerson } from '../support/dashboard.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, checkPage, screenshot, watchedContext, type WatchedContext } from '../support/browser.js';
+import { useBrowserSuite } from '../support/browser-suite.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import { png } from '../support/sample-files.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
@@ -32,25 +33,19 @@ let person: TestPerson;
 let secret: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   receiver = await startWebhookReceiver();
-  app = await startDashboardApp(database, {}, { webhooks: { worker: { pollIntervalMs: 100 } } });
-  person = await createPerson(database.db, { accountName: 'Acme Bakery' });
-  secret = (await setWebhook(database.db, app.box, { accountId: person.accountId, url: receiver.url, allowPrivate: true })).secret!;
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await receiver?.close();
-  await database?.destroy();
 });
-
-async function checkPage(watched: WatchedContext, page: Page, name: string): Promise<void> {
-  expect(await accessibilityViolations(page), name).toEqual([]);
-  expect(await watched.cspViolations(page), name).toEqual([]);
-  await screenshot(page, name);
-}
+afterAll(async () => {
+  await receiver?.close();
+});
+useBrowserSuite(
+  async (suite) => {
+    ({ database, app, browser } = suite);
+    person = await createPerson(database.db, { accountName: 'Acme Bakery' });
+    secret = (await setWebhook(database.db, app.box, { accountId: person.accountId, url: receiver.url, allowPrivate: true })).secret!;
+  },
+  { tuning: { webhooks: { worker: { pollIntervalMs: 100 } } } },
+);
 
 const totalScans = async (page: Page) => {
   await page.reload();
@@ -118,8 +113,7 @@ describe('code types in a browser', () => {
       await expect.poll(() => page.getByRole('heading', { level: 2, name: label }).count()).toBe(1);
       expect(await page.locator('.type-picker a[aria-current="page"]').textContent()).toBe(label);
       const name = `code-types-form-${label.toLowerCase().replace(/[^a-z]+/g, '-').replace(/-$/, '')}`;
-      expect(await accessibilityViolations(page), name).toEqual([]);
-      await screenshot(page, name);
+      await checkPage(page, name);
     }
     expect(await watched.cspViolations(page)).toEqual([]);
     await watched.context.close();
@@ -138,7 +132,7 @@ describe('code types in a browser', () => {
       await page.getByLabel(`Profile ${i + 1}: Network`).selectOption(network);
       await page.getByLabel(`Profile ${i + 1}: Profile URL`).fill(`https://${network}.example/acme`);
     }
-    await checkPage(watched, page, 'code-types-social-rows');
+    await checkPage(page, 'code-types-social-rows', watched);
     await page.getByRole('button', { name: 'Create code' }).click();
     const codeId = await codeIdOf(page);
     const shortUrl = (await page.locator('#short-url').textContent())!.trim();
@@ -154,7 +148,7 @@ describe('code types in a browser', () => {
   it('APP: each phone is sent to its own store and everyone else to the fallback, counted with signed webhooks; a new Google Play link reaches the next Android scan', async () => {
     const { watched, page } = await signedInPage();
     await pickType(page, 'App download');
-    await checkPage(watched, page, 'code-types-app-new');
+    await checkPage(page, 'code-types-app-new', watched);
     await page.getByLabel('Name', { exact: true }).fill('App poster');
     await page.getByLabel('App Store URL').fill('https://apps.apple.com/app/id111');
     await page.getByLabel('Google Play URL').fill('https://play.google.com/store/apps/details?id=com.acme');
@@ -163,7 +157,7 @@ describe('code types in a browser', () => {
     const codeId = await codeIdOf(page);
     expect(await page.locator('.code-type').textContent()).toBe('App download');
     expect(await page.getByText('Redirects iPhones to the App Store').count()).toBe(1);
-    await checkPage(watched, page, 'code-types-app-code');
+    await checkPage(page, 'code-types-app-code', watched);
     const shortUrl = (await page.locator('#short-url').textContent())!.trim();
 
     expect(await redirectOf(shortUrl, IPHONE_SAFARI)).toBe('https://apps.apple.com/app/id111');
@@ -199,11 +193,11 @@ describe('code types in a browser', () => {
     expect(await page.getByText('Title must be at most 200 characters.').count()).toBe(1);
     expect(await page.getByLabel('Remove bread.png').count()).toBe(1);
     expect(await page.getByLabel('Remove cake.png').count()).toBe(1);
-    await checkPage(watched, page, 'code-types-images-refused');
+    await checkPage(page, 'code-types-images-refused', watched);
     await page.getByLabel('Title').fill('Our bakes');
     await page.getByRole('button', { name: 'Create code' }).click();
     const codeId = await codeIdOf(page);
-    await checkPage(watched, page, 'code-types-images-code');
+    await checkPage(page, 'code-types-images-code', watched);
     const shortUrl = (await page.locator('#short-url').textContent())!.trim();
 
     const phone = await phonePage();
@@ -249,12 +243,12 @@ describe('code types in a browser', () => {
     await expect.poll(() => page.getByText('Saturday closes (1) must be after opens.').count()).toBe(1);
     expect(await page.getByLabel('Saturday closes (1)').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Monday closes (2)').inputValue()).toBe('18:00');
-    await checkPage(watched, page, 'code-types-business-refused');
+    await checkPage(page, 'code-types-business-refused', watched);
     await page.getByLabel('Saturday opens (1)').fill('09:00');
     await page.getByLabel('Saturday closes (1)').fill('14:00');
     await page.getByRole('button', { name: 'Create code' }).click();
     const codeId = await codeIdOf(page);
-    await checkPage(watched, page, 'code-types-business-code');
+    await checkPage(page, 'code-types-business-code', watched);
     const shortUrl = (await page.locator('#short-url').textContent())!.trim();
 
     const phone = await phonePage();

@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/accounts/api-keys.js';
 import { createClient } from '../../sdk/src/index.js';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, signIn, startDashboardApp, type TestPerson } from '../support/dashboard.js';
+import { BROWSER_TEST_TIMEOUT, checkPage, screenshot, watchedContext } from '../support/browser.js';
+import { useBrowserSuite } from '../support/browser-suite.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -18,17 +19,10 @@ let browser: Browser;
 let owner: TestPerson;
 let member: TestPerson;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database);
+useBrowserSuite(async (suite) => {
+  ({ database, app, browser } = suite);
   owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
   member = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.destroy();
 });
 
 /** A phone scanning the printed code: the status, and where it was sent. */
@@ -43,11 +37,6 @@ async function scanShortUrl(shortUrl: string): Promise<{ status: number; locatio
   const response = await fetch(shortUrl, { redirect: 'manual', headers: { 'User-Agent': IPHONE_SAFARI } });
   if (response.status === 302) redirectsAnswered += 1;
   return { status: response.status, location: response.headers.get('location'), body: await response.text() };
-}
-
-async function checkPage(page: Page, name: string): Promise<void> {
-  expect(await accessibilityViolations(page), name).toEqual([]);
-  await screenshot(page, name);
 }
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();

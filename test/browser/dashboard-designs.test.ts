@@ -1,10 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createQrCode } from '../../src/codes/index.js';
 import { designOfCode } from '../../src/designs/index.js';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, signIn, startDashboardApp, type TestPerson } from '../support/dashboard.js';
+import { BROWSER_TEST_TIMEOUT, checkPage, watchedContext } from '../support/browser.js';
+import { useBrowserSuite } from '../support/browser-suite.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import type { TestApp } from '../support/test-app.js';
 
 // A mark left on the page's window: still there means the page was not reloaded (no DOM library in this project).
@@ -15,16 +16,9 @@ let app: TestApp;
 let browser: Browser;
 let owner: TestPerson;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database);
+useBrowserSuite(async (suite) => {
+  ({ database, app, browser } = suite);
   owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.destroy();
 });
 
 async function makeCode(name: string) {
@@ -35,11 +29,6 @@ async function makeCode(name: string) {
     actor: { kind: 'user', userId: owner.userId },
   });
   return code;
-}
-
-async function checkPage(page: Page, name: string): Promise<void> {
-  expect(await accessibilityViolations(page), name).toEqual([]);
-  await screenshot(page, name);
 }
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();

@@ -3,11 +3,12 @@ import { createRequire } from 'node:module';
 import { unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { processBatch } from '../../src/imports/run-import.js';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext, type WatchedContext } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, signIn, startDashboardApp, type TestPerson } from '../support/dashboard.js';
+import { BROWSER_TEST_TIMEOUT, checkPage, watchedContext } from '../support/browser.js';
+import { useBrowserSuite } from '../support/browser-suite.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import type { TestApp } from '../support/test-app.js';
 
 // jsqr is CommonJS with a default export the project's module settings do not see through.
@@ -18,23 +19,13 @@ let app: TestApp;
 let browser: Browser;
 let owner: TestPerson;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database, { webhookWorker: false });
-  owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.destroy();
-});
-
-async function checkPage(watched: WatchedContext, page: Page, name: string): Promise<void> {
-  expect(await accessibilityViolations(page), name).toEqual([]);
-  expect(await watched.cspViolations(page), name).toEqual([]);
-  await screenshot(page, name);
-}
+useBrowserSuite(
+  async (suite) => {
+    ({ database, app, browser } = suite);
+    owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
+  },
+  { overrides: { webhookWorker: false } },
+);
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 const progressValue = async (page: Page) => Number(await page.locator('#import-progress').getAttribute('value'));
@@ -60,7 +51,7 @@ describe('bulk import in a browser', () => {
 
     await page.goto(`${app.origin}/imports`);
     await expect.poll(() => heading(page)).toBe('Import codes');
-    await checkPage(watched, page, 'dashboard-import-upload');
+    await checkPage(page, 'dashboard-import-upload', watched);
     await page.getByLabel('CSV file', { exact: true }).setInputFiles({ name: 'spring.csv', mimeType: 'text/csv', buffer: Buffer.from(sampleFile()) });
     await page.getByRole('button', { name: 'Check the file' }).click();
     await expect.poll(() => heading(page)).toBe('Import of spring.csv');
@@ -73,14 +64,14 @@ describe('bulk import in a browser', () => {
     expect(await problems.allTextContents()).toEqual(['5Errorurlmust be an absolute URL', '12Errorpasswordmust be empty for an open network']);
     expect(await main.textContent()).toContain('Confirming imports the 58 valid rows only');
     expect(await database.db.selectFrom('qr_codes').select('id').where('account_id', '=', owner.accountId).execute()).toHaveLength(0);
-    await checkPage(watched, page, 'dashboard-import-report');
+    await checkPage(page, 'dashboard-import-report', watched);
 
     // Confirm: no job runs in this app, so the test moves it on batch by batch and watches the bar follow.
     await page.getByRole('button', { name: 'Import 58 codes' }).click();
     await expect.poll(() => page.locator('#import-progress').count()).toBe(1);
     expect(await progressValue(page)).toBe(0);
     expect(await page.locator('#import-status label').textContent()).toBe('0 of 58 rows done');
-    await checkPage(watched, page, 'dashboard-import-progress');
+    await checkPage(page, 'dashboard-import-progress', watched);
     await processBatch(database.db, { siteUrl: app.config.siteUrl, batchSize: 20 });
     await expect.poll(() => progressValue(page), { timeout: 10_000 }).toBe(20);
     expect(await page.locator('#import-status label').textContent()).toBe('20 of 58 rows done');
@@ -96,7 +87,7 @@ describe('bulk import in a browser', () => {
     expect(await problems.allTextContents()).toEqual(['5Errorurlmust be an absolute URL', '12Errorpasswordmust be empty for an open network']);
     const firstRow = page.getByRole('row', { name: /Poster 0/ });
     expect(await firstRow.textContent()).toMatch(/^2Poster 0URLhttp:\/\/127\.0\.0\.1:\d+\/r\/[0-9A-Z]{8}$/);
-    await checkPage(watched, page, 'dashboard-import-result');
+    await checkPage(page, 'dashboard-import-result', watched);
 
     const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'CSV of the created codes' }).click()]);
     const csvLines = (await readFile((await csvDownload.path())!, 'utf8')).replace(/^\uFEFF/, '').trimEnd().split('\r\n');

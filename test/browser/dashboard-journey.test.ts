@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createInvitation } from '../../src/people/invitations.js';
 import { createClient } from '../../sdk/src/index.js';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { startDashboardApp } from '../support/dashboard.js';
+import { BROWSER_TEST_TIMEOUT, checkPage as checkPageOf, watchedContext } from '../support/browser.js';
+import { useBrowserSuite } from '../support/browser-suite.js';
+import type { TestDatabase } from '../support/database.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -16,17 +16,17 @@ let browser: Browser;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   receiver = await startWebhookReceiver();
-  app = await startDashboardApp(database, {}, { webhooks: { worker: { pollIntervalMs: 100 } } });
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await receiver?.close();
-  await database?.destroy();
 });
+afterAll(async () => {
+  await receiver?.close();
+});
+useBrowserSuite(
+  (suite) => {
+    ({ database, app, browser } = suite);
+  },
+  { tuning: { webhooks: { worker: { pollIntervalMs: 100 } } } },
+);
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 const path = (page: Page) => new URL(page.url()).pathname;
@@ -42,10 +42,7 @@ describe('the dashboard from invitation to deleted code', () => {
     const invitation = await createInvitation(database.db, { accountId: account.id, email: 'owner@journey.example', role: 'owner', siteUrl: app.origin });
     const watched = await watchedContext(browser);
     const page = await watched.newPage();
-    const checkPage = async (name: string) => {
-      expect(await accessibilityViolations(page), name).toEqual([]);
-      await screenshot(page, `dashboard-journey-${name}`);
-    };
+    const checkPage = (name: string) => checkPageOf(page, `dashboard-journey-${name}`);
 
     // Invitation → password → signed in.
     await page.goto(invitation.url);

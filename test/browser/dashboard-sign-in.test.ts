@@ -1,25 +1,17 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, signIn, startDashboardApp, type TestPerson } from '../support/dashboard.js';
+import { describe, expect, it } from 'vitest';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot, watchedContext } from '../support/browser.js';
+import { useBrowserSuite } from '../support/browser-suite.js';
+import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import type { TestApp } from '../support/test-app.js';
 
-let database: TestDatabase;
 let app: TestApp;
 let browser: Browser;
 let owner: TestPerson;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database);
-  owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.destroy();
+useBrowserSuite(async (suite) => {
+  ({ app, browser } = suite);
+  owner = await createPerson(suite.database.db, { accountName: 'Acme Bakery' });
 });
 
 describe('signing in to the dashboard in a browser', () => {

@@ -3,11 +3,11 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
-import { BROWSER_TEST_TIMEOUT, launchBrowser, SCREENSHOTS } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { BROWSER_TEST_TIMEOUT, SCREENSHOTS } from '../support/browser.js';
+import { BROWSER_SUITE_TIMEOUT, useBrowserSuite } from '../support/browser-suite.js';
+import type { TestApp } from '../support/test-app.js';
 
 // The functions given to page.evaluate run in the page. The project compiles without the DOM library (so server code
 // cannot touch `window` by mistake); these are the few browser globals they use, declared for this file only.
@@ -23,22 +23,20 @@ declare const document: {
 
 const execFile = promisify(execFileCallback);
 
-let database: TestDatabase;
 let app: TestApp;
 let browser: Browser;
 
 beforeAll(async () => {
   // What `npm start` does first; the build renames the page into place, so other test files building it too is fine.
   await execFile('npm', ['run', '--silent', 'docs'], { cwd: PROJECT_ROOT });
-  database = await createTestDatabase();
-  app = await startTestApp(database);
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.destroy();
-});
+}, BROWSER_SUITE_TIMEOUT);
+// The docs need no dashboard links: the app as the API tests start it.
+useBrowserSuite(
+  (suite) => {
+    ({ app, browser } = suite);
+  },
+  { app: 'plain' },
+);
 
 interface Visit {
   context: BrowserContext;

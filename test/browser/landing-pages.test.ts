@@ -1,12 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setBrandColor, setBrandLogo } from '../../src/accounts/branding.js';
 import { createTypedCode } from '../../src/codes/typed-code.js';
 import { CODE_TYPE_NAMES, type CodeTypeName, kindOf } from '../../src/codes/types/index.js';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext } from '../support/browser.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot, watchedContext } from '../support/browser.js';
 import { storedExample } from '../support/code-type-examples.js';
-import { createPerson, signIn, startDashboardApp, type TestPerson } from '../support/dashboard.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { useBrowserSuite } from '../support/browser-suite.js';
+import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
 import { storeSampleFile } from '../support/sample-files.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
@@ -28,15 +29,8 @@ let database: TestDatabase;
 let app: TestApp;
 let browser: Browser;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database);
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await database?.destroy();
+useBrowserSuite((suite) => {
+  ({ database, app, browser } = suite);
 });
 
 const PAGE_TYPES = CODE_TYPE_NAMES.filter((type) => kindOf(type) === 'page');

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it when missing). */
@@ -71,6 +72,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/**
+ * The check made on each page a browser test reaches: no serious or critical axe violation (and, given the context
+ * that opened the page, no CSP violation), then a screenshot named `name` for people to look at.
+ */
+export async function checkPage(page: Page, name: string, watched?: WatchedContext): Promise<void> {
+  expect(await accessibilityViolations(page), name).toEqual([]);
+  if (watched) expect(await watched.cspViolations(page), name).toEqual([]);
+  await screenshot(page, name);
 }
 
 interface AxeResults {
