@@ -158,7 +158,7 @@ export const TYPE_COLUMNS: Record<CodeTypeName, readonly Column[]> = {
   ],
   SOCIAL_MEDIA: [text('title'), ...SOCIAL_NETWORKS.map(socialNetwork)],
   FACEBOOK: [text('pageUrl')],
-  COUPON: [text('title'), text('description'), text('code', 'couponCode'), text('expiresAt'), text('terms')],
+  COUPON: [text('title'), text('description'), text('code', 'couponCode'), text('expiresAt'), text('timezone'), text('terms')],
   APP: [text('appStoreUrl'), text('googlePlayUrl'), text('fallbackUrl')],
   EVENT: [text('title'), text('start'), text('end'), text('timezone'), text('location'), text('description'), text('url')],
   TEXT: [text('text')],

@@ -1,9 +1,17 @@
 import type { CouponContent } from '../codes/types/index.js';
+import { eventInstant } from './icalendar.js';
 import { type Publisher, PageShell, Paragraph } from './page-shell.js';
 
+/** The expiry in the issuer's zone (UTC when none was given), named, so a reader elsewhere knows what it means. */
+function expiryText(instant: Date, timeZone: string | undefined): string {
+  const zone = timeZone ?? 'UTC';
+  const formatted = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: zone }).format(instant);
+  return `${formatted} (${zone})`;
+}
+
 export function CouponPage({ content: c, publisher, now }: { content: CouponContent; publisher: Publisher; now: Date }) {
-  // Written without an offset, the expiry is read as UTC: the page says so rather than guess the reader's zone.
-  const expiry = c.expiresAt === undefined ? undefined : new Date(/(Z|[+-]\d{2}:\d{2})$/.test(c.expiresAt) ? c.expiresAt : `${c.expiresAt}Z`);
+  // Read in the zone the issuer gave (as an event's times are); without one, as UTC, and the page says which.
+  const expiry = c.expiresAt === undefined ? undefined : eventInstant(c.expiresAt, c.timezone);
   const expired = expiry !== undefined && expiry.getTime() < now.getTime();
   return (
     <PageShell title={c.title} publisher={publisher}>
@@ -13,7 +21,7 @@ export function CouponPage({ content: c, publisher, now }: { content: CouponCont
           Your code: <code>{c.code}</code>
         </p>
       )}
-      {expiry && <p>{expired ? 'This offer has expired' : 'Valid until'} {expiry.toISOString().slice(0, 16).replace('T', ' ')} UTC.</p>}
+      {expiry && <p>{expired ? 'This offer expired on' : 'Valid until'} {expiryText(expiry, c.timezone)}.</p>}
       {c.terms && <><h2>Terms</h2><Paragraph text={c.terms} /></>}
     </PageShell>
   );

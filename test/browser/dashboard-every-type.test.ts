@@ -138,9 +138,11 @@ const JOURNEYS: Journey[] = [
       ['Offer', '10% off all bread'],
       ['Coupon code', 'BREAD10'],
       ['Expires', '2099-12-31T23:59'],
+      ['Time zone', 'Europe/Berlin'],
       ['Terms', 'One per person'],
     ],
-    sees: ['<h1>10% off all bread</h1>', '<code>BREAD10</code>', 'Valid until 2099-12-31 23:59 UTC.', 'One per person'],
+    // In the issuer's zone, named: a reader elsewhere sees when it ends for the shop.
+    sees: ['<h1>10% off all bread</h1>', '<code>BREAD10</code>', 'Valid until 31 December 2099 at 23:59 (Europe/Berlin).', 'One per person'],
     edit: ['Coupon code', 'BREAD20'],
     seesAfterEdit: ['<code>BREAD20</code>'],
     gone: 'BREAD10',

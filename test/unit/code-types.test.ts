@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { appDestination, CODE_TYPE_NAMES, CODE_TYPES, type CodeTypeName } from '../../src/codes/types/index.js';
+import { render } from 'preact-render-to-string';
+import { appDestination, CODE_TYPE_NAMES, CODE_TYPES, type CodeTypeName, type CouponContent } from '../../src/codes/types/index.js';
+import { CouponPage } from '../../src/pages/coupon-page.js';
 import { buildIcs } from '../../src/pages/icalendar.js';
 import { mailtoHref, smsHref } from '../../src/pages/message-pages.js';
 import { buildVcard } from '../../src/pages/vcard.js';
@@ -109,5 +111,24 @@ describe('files and links made from content', () => {
   it('percent-encodes mailto: and sms: values', () => {
     expect(mailtoHref({ to: 'a@example.com', subject: 'A&B?', body: 'x\ny' })).toBe('mailto:a@example.com?subject=A%26B%3F&body=x%0D%0Ay');
     expect(smsHref({ phone: '+1 (555) 0100', message: 'Hi & bye' })).toBe('sms:+15550100?body=Hi%20%26%20bye');
+  });
+});
+
+describe("a coupon's expiry", () => {
+  const publisher = { accountName: 'Bakery', css: '', logoFileId: null };
+  const page = (content: CouponContent, now: string) => render(CouponPage({ content, publisher, now: new Date(now) }));
+
+  it('is read in the zone the issuer gave, so an offer in Berlin ends at midnight Berlin time, not UTC', () => {
+    const coupon = { title: 'Sale', expiresAt: '2026-12-31T23:59', timezone: 'Europe/Berlin' };
+    expect(page(coupon, '2026-12-31T22:58:00Z')).toContain('Valid until 31 December 2026 at 23:59 (Europe/Berlin).');
+    expect(page(coupon, '2026-12-31T23:00:00Z')).toContain('This offer expired on 31 December 2026 at 23:59 (Europe/Berlin).');
+  });
+
+  it('is read as UTC without a zone, and the page says so', () => {
+    expect(page({ title: 'Sale', expiresAt: '2026-12-31T23:59' }, '2026-12-31T23:00:00Z')).toContain('Valid until 31 December 2026 at 23:59 (UTC).');
+  });
+
+  it('refuses a zone that does not exist', () => {
+    expect(CODE_TYPES.COUPON.parse({ title: 'Sale', expiresAt: '2026-12-31T23:59', timezone: 'Mars/Olympus' }).ok).toBe(false);
   });
 });

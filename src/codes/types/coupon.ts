@@ -1,12 +1,14 @@
 import type { CodeType } from './code-type.js';
-import { contentParser, dateTime, object, text } from './fields.js';
+import { contentParser, dateTime, object, text, timeZone } from './fields.js';
 
 export interface CouponContent {
   title: string;
   description?: string;
   code?: string;
-  /** As entered; shown as written, and the page says "expired" once it has passed. */
+  /** Local time in `timezone` (or UTC) unless written with an offset; the page says "expired" once it has passed. */
   expiresAt?: string;
+  /** The zone the expiry is in (an IANA name such as Europe/Berlin): the issuer's, not the reader's. */
+  timezone?: string;
   terms?: string;
 }
 
@@ -16,6 +18,7 @@ const shape = object(
     description: text(2000, { multiline: true }),
     code: text(64),
     expiresAt: dateTime,
+    timezone: timeZone,
     terms: text(2000, { multiline: true }),
   },
   ['title'],

@@ -78,6 +78,7 @@ export const COUPON_FORM: TypeForm = {
     { kind: 'text', key: 'description', label: 'Description', multiline: true },
     { kind: 'text', key: 'code', label: 'Coupon code' },
     { kind: 'text', key: 'expiresAt', label: 'Expires', input: 'datetime', hint: 'After this, the page says the offer has expired.' },
+    { kind: 'text', key: 'timezone', label: 'Time zone', input: 'time-zone', hint: 'The zone the expiry is in, such as Europe/Berlin. Empty means UTC.' },
     { kind: 'text', key: 'terms', label: 'Terms', multiline: true },
   ],
 };
