@@ -38,8 +38,9 @@ export async function* exportCodesCsv(db: Db, accountId: string): AsyncGenerator
     yield stringify(
       rows.map((row) => {
         const type = isCodeTypeName(row.type) ? row.type : 'URL';
-        // Codes made through the API have no content: their URL is the destination.
-        const content = row.content ?? (type === 'URL' ? { url: row.destination_url } : {});
+        // A URL code's destination is `destination_url` (the API changes only that; codes made through the API
+        // have no content at all), so the export reads it from there, never from a stale copy in `content`.
+        const content = type === 'URL' ? { url: row.destination_url } : (row.content ?? {});
         const cells: Record<string, string> = { type, name: row.name, externalId: row.external_id ?? '', design: row.design ?? '', ...cellsFromContent(type, content) };
         return ALL_COLUMNS.map((column) => cells[column] ?? '');
       }),

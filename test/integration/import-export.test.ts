@@ -1,7 +1,7 @@
 import { unzipSync } from 'fflate';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteQrCode } from '../../src/codes/qr-code-service.js';
+import { deleteQrCode, updateQrCode } from '../../src/codes/qr-code-service.js';
 import { createTypedCode } from '../../src/codes/typed-code.js';
 import { CODE_TYPE_NAMES } from '../../src/codes/types/index.js';
 import { createDesignTemplate } from '../../src/designs/index.js';
@@ -91,6 +91,21 @@ describe('export', () => {
     expect(report).toContain('<strong>17</strong> rows will be skipped');
     expect(report).toContain('Skipped rows');
     expect(report).not.toContain('<h2>Errors</h2>');
+  });
+
+  it('exports a URL code\'s current destination after the API changed it', async () => {
+    const other = await createPerson(database.db);
+    const otherHttp = await dashboardHttp(app, other);
+    const made = await createTypedCode(database.db, {
+      accountId: other.accountId, name: 'Moved', type: 'URL', content: { url: 'https://example.com/before' }, siteUrl: app.config.siteUrl,
+      actor: { kind: 'user', userId: other.userId },
+    });
+    if (!made.ok) throw new Error(JSON.stringify(made.problems));
+    // The API's PATCH changes the destination only, as it does for any URL code.
+    await updateQrCode(database.db, { accountId: other.accountId, id: made.code.id, changes: { destinationUrl: 'https://example.com/after' }, actor: { kind: 'user', userId: other.userId } });
+    const csv = await (await otherHttp.get('/imports/export.csv')).text();
+    expect(csv).toContain('https://example.com/after');
+    expect(csv).not.toContain('https://example.com/before');
   });
 
   it('each type\'s template imports cleanly', async () => {
