@@ -57,6 +57,8 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
         return;
       }
       const scanner = classifier.classify(req.headers['user-agent']);
+      // Where this scanner is sent (an APP code picks the store by the phone's system): what the scan records.
+      const location = page ? target.destinationUrl : target.type === 'APP' ? appDestination(target.content as AppContent, scanner.os) : target.destinationUrl;
       if (req.method === 'GET') {
         await recorder.record({
           codeId: target.codeId,
@@ -67,7 +69,7 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
           device: scanner.device,
           os: scanner.os,
           browser: scanner.browser,
-          destinationUrl: target.destinationUrl,
+          destinationUrl: location,
           referrerHost: referrerHost(req.headers.referer),
           bot: scanner.bot,
         });
@@ -77,7 +79,6 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
         observer?.answered('redirected', startedAt);
         return;
       }
-      const location = target.type === 'APP' ? appDestination(target.content as AppContent, scanner.os) : target.destinationUrl;
       res.writeHead(302, {
         Location: location,
         'Cache-Control': 'private, no-store',

@@ -137,6 +137,13 @@ describe('redirect types on the short URL', () => {
     expect((await get(`/r/${code.slug}`, { userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Firefox/128.0' })).headers.get('location')).toBe(
       'https://app.example/',
     );
+    // Each scan records where that scanner was sent, not the fallback for all of them.
+    const served = await database.db.selectFrom('scans').select('destination_url').where('qr_code_id', '=', code.id).orderBy('id').execute();
+    expect(served.map((s) => s.destination_url)).toEqual([
+      'https://apps.apple.com/app/id1',
+      'https://play.google.com/store/apps/details?id=x',
+      'https://app.example/',
+    ]);
   });
 });
 
