@@ -91,7 +91,7 @@ export interface paths {
         };
         /**
          * Render a QR code image
-         * @description The printable QR code for the code's short URL, as SVG (default) or PNG. An extension of the v1 API; a read,
+         * @description The printable QR code for the code's short URL, as SVG (default), PNG or PDF. An extension of the v1 API; a read,
          *     authenticated like the rest. The image encodes `shortUrl` in the smallest QR version possible: when
          *     `SITE_URL` has no path, the URL is upper-cased (`HTTPS://QR.EXAMPLE.COM/R/7K3M9QXD`) so it fits QR
          *     alphanumeric mode, which makes smaller, sturdier codes; scheme, host, `/R/` and the slug are all
