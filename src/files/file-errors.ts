@@ -1,5 +1,5 @@
 /** Why an upload was refused; the dashboard maps each to a worded message next to the form. */
-export type FileRejection = 'empty_file' | 'unsupported_type' | 'file_too_large' | 'storage_full' | 'invalid_svg';
+export type FileRejection = 'empty_file' | 'unsupported_type' | 'file_too_large' | 'storage_full' | 'invalid_svg' | 'image_too_large';
 
 const STATUS: Record<FileRejection, number> = {
   empty_file: 400,
@@ -7,6 +7,7 @@ const STATUS: Record<FileRejection, number> = {
   file_too_large: 413,
   storage_full: 413,
   invalid_svg: 422,
+  image_too_large: 422,
 };
 
 /** An upload refused for a reason the uploader can act on. Nothing of it is stored. */

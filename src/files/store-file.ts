@@ -7,6 +7,7 @@ import { newId } from '../ids.js';
 import { CHUNK_SIZE, chunksOf } from './chunks.js';
 import { FileRejectedError, megabytes } from './file-errors.js';
 import { accountStorageUsed, findLiveFile, type StoredFile } from './file-records.js';
+import { MAX_STORED_IMAGE_PIXELS, imagePixels } from './image-pixels.js';
 import { detectMediaType } from './media-types.js';
 import { MAX_SVG_BYTES, rasteriseSvg } from './svg-logo.js';
 
@@ -58,6 +59,7 @@ async function storeChunks(
   const first = await chunks.next();
   if (first.done === true) throw new FileRejectedError('empty_file', 'This file is empty.');
   const detected = await detectMediaType(upload.kind, first.value);
+  if (!detected.svg && (upload.kind === 'image' || upload.kind === 'logo')) refuseImageBomb(first.value);
   const fileId = newId('fil');
   const name = cleanName(upload.name, detected.svg);
   const mediaType = detected.svg ? 'image/png' : detected.mediaType;
@@ -95,6 +97,18 @@ async function writeChunks(trx: Transaction, fileId: string, body: AsyncIterable
     index += 1;
   }
   return { size, sha256: hash.digest('hex') };
+}
+
+/**
+ * An image whose header declares more pixels than any real photo (see image-pixels.ts) is refused: phones showing
+ * it would stall. Formats whose size sits past the first chunk are not measured here; the server never decodes an
+ * image without measuring it first.
+ */
+function refuseImageBomb(head: Buffer): void {
+  const pixels = imagePixels(head);
+  if (pixels !== undefined && pixels > MAX_STORED_IMAGE_PIXELS) {
+    throw new FileRejectedError('image_too_large', `This image has ${Math.round(pixels / 1e6).toLocaleString('en')} megapixels; images may have at most ${MAX_STORED_IMAGE_PIXELS / 1e6}.`);
+  }
 }
 
 /** Refuses as soon as the bytes read pass a limit, without reading the rest of the upload. */

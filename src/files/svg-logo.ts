@@ -1,5 +1,6 @@
 import { Resvg, renderAsync } from '@resvg/resvg-js';
 import { FileRejectedError } from './file-errors.js';
+import { decodableImage } from './image-pixels.js';
 
 /** An SVG logo is text held whole in memory and parsed: 1 MiB is far above any real logo. */
 export const MAX_SVG_BYTES = 1024 * 1024;
@@ -30,6 +31,7 @@ export async function rasteriseSvg(svg: Buffer): Promise<Buffer> {
   if (/<!ENTITY/i.test(text)) {
     throw new FileRejectedError('invalid_svg', 'This SVG declares XML entities, which logos cannot use.');
   }
+  refuseLargeEmbeddedImages(text);
   const safe = withoutExternalReferences(text);
   const options = { font: { loadSystemFonts: false }, logLevel: 'off' as const };
   let size: { width: number; height: number };
@@ -48,8 +50,21 @@ export async function rasteriseSvg(svg: Buffer): Promise<Buffer> {
   return rendered.asPng();
 }
 
-const HREF = /(\s)((?:[A-Za-z_][\w.-]*:)?href)(\s*=\s*)("[^"]*"|'[^']*')/gi;
+// Any namespace prefix: XML allows prefixes that start with non-ASCII letters (é:href), and resvg resolves the
+// attribute by its namespace, not by the prefix's spelling.
+const HREF = /(\s)((?:[^\s=<>"'/:]+:)?href)(\s*=\s*)("[^"]*"|'[^']*')/gi;
 const SAFE_HREF = /^(#[\w.:-]*|data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*)$/;
+
+const EMBEDDED_IMAGE = /data:image\/(?:png|jpeg|gif|webp);base64,([A-Za-z0-9+/=\s]*)/gi;
+
+/** A raster image inside the SVG is decoded by resvg: it gets the same pixel budget as an uploaded one. */
+function refuseLargeEmbeddedImages(text: string): void {
+  for (const match of text.matchAll(EMBEDDED_IMAGE)) {
+    if (!decodableImage(Buffer.from(match[1]!.replace(/\s+/g, ''), 'base64'))) {
+      throw new FileRejectedError('invalid_svg', 'This SVG embeds an image that is too large (or unreadable) for a logo; export it again with a smaller image.');
+    }
+  }
+}
 
 /** Drops every href that could name something outside the document (an entity-encoded path included). */
 function withoutExternalReferences(text: string): string {

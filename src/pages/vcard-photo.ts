@@ -1,3 +1,4 @@
+import { decodableImage } from '../files/image-pixels.js';
 import { renderAsync } from '@resvg/resvg-js';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/schema/index.js';
@@ -80,6 +81,8 @@ export class VcardPhotos {
 
 /** The photo for a card from an image's bytes, within MAX_VCARD_PHOTO_BYTES; undefined if it cannot be drawn. */
 export async function vcardPhoto(bytes: Buffer, mediaType: string): Promise<VcardPhoto | undefined> {
+  // Never decoded (nor handed to a phone's contacts app) past the pixel budget: a bomb is left out of the card.
+  if (!decodableImage(bytes)) return undefined;
   if (bytes.length <= MAX_VCARD_PHOTO_BYTES && (mediaType === 'image/jpeg' || mediaType === 'image/png')) {
     return { type: mediaType === 'image/jpeg' ? 'JPEG' : 'PNG', bytes };
   }

@@ -152,6 +152,20 @@ describe('the vCard photo', () => {
     expect((await scan(card.slug, '?download=vcf')).body.replace(/\r\n /g, '')).toContain(`PHOTO;ENCODING=b;TYPE=PNG:${base64}`);
   });
 
+  it('leaves out, without decoding it, a photo whose header declares more pixels than the server decodes', async () => {
+    // 8,000 × 8,000 fits what may be stored (a big photo) but not what is decoded here (a bomb would abort the
+    // process on every scan): the card goes out without a photo, at once, and the instance stays up.
+    const bomb = png(4, 4);
+    bomb.writeUInt32BE(8000, 16);
+    bomb.writeUInt32BE(8000, 20);
+    const photo = await storeSampleFile(database.db, owner.accountId, 'image', 'huge.png', bomb);
+    const contact = await create(owner.accountId, 'CONTACT', { name: 'Huge', photoFileId: photo.id });
+    const { res, body } = await scan(contact.slug);
+    expect(res.status).toBe(200);
+    expect(body).toContain('FN:Huge');
+    expect(body).not.toContain('PHOTO');
+  });
+
   it('inlines a small JPEG or PNG as it is', async () => {
     const small = png(8, 8, [0, 128, 255, 255]);
     const photo = await storeSampleFile(database.db, owner.accountId, 'image', 'small.png', small);

@@ -19,6 +19,7 @@ import { qrContentFor, qrImageEtag, renderQrImageBody } from '../../src/qr/rende
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, startDashboardApp, type DashboardHttp, type TestPerson } from '../support/dashboard.js';
 import { createTestAccount, type TestAccount, type TestApp } from '../support/test-app.js';
+import { png } from '../support/sample-files.js';
 
 const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
 
@@ -356,6 +357,13 @@ describe('logos', () => {
     const brokenUpload = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob([new Uint8Array(broken)], { type: 'image/jpeg' }), 'logo.jpg');
     expect(brokenUpload.status).toBe(400);
     expect(await brokenUpload.text()).toContain('The logo image could not be read');
+    // A small PNG declaring 40,000 × 40,000 pixels is refused from its header, never decoded.
+    const bomb = png(4, 4);
+    bomb.writeUInt32BE(40_000, 16);
+    bomb.writeUInt32BE(40_000, 20);
+    const bombUpload = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob([new Uint8Array(bomb)], { type: 'image/png' }), 'logo.png');
+    expect(bombUpload.status).toBe(400);
+    expect(await bombUpload.text()).toContain('The logo image has more than 4096 × 4096 pixels');
 
     const text = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob(['hello'], { type: 'image/png' }), 'logo.png');
     expect(text.status).toBe(400);

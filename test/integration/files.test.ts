@@ -55,6 +55,14 @@ async function rejection(promise: Promise<unknown>): Promise<FileRejectedError> 
   return error as FileRejectedError;
 }
 
+/** A tiny real PNG whose header claims `side` × `side` pixels: what a decompression bomb looks like to a decoder. */
+function pngBomb(side: number): Buffer {
+  const bytes = png(4, 4);
+  bytes.writeUInt32BE(side, 16);
+  bytes.writeUInt32BE(side, 20);
+  return bytes;
+}
+
 describe('storing files checked by content', () => {
   it('stores PNG, PDF, MP3, M4A and MP4 with the type their bytes show', async () => {
     const account = await newAccount();
@@ -69,6 +77,16 @@ describe('storing files checked by content', () => {
       const stored = await upload(account, kind, name, bytes);
       expect(stored).toMatchObject({ kind, mediaType, sizeBytes: bytes.length, originalName: name });
     }
+  });
+
+  it('refuses an image or logo whose header declares more pixels than any photo, storing nothing; a 48-MP photo passes', async () => {
+    const account = await newAccount();
+    for (const kind of ['image', 'logo'] as const) {
+      const refused = await rejection(upload(account, kind, 'bomb.png', pngBomb(40_000)));
+      expect(refused).toMatchObject({ reason: 'image_too_large', message: 'This image has 1,600 megapixels; images may have at most 100.' });
+    }
+    expect(await database.db.selectFrom('files').where('account_id', '=', account).select('id').execute()).toEqual([]);
+    expect(await upload(account, 'image', 'phone.png', pngBomb(6928))).toMatchObject({ mediaType: 'image/png' });
   });
 
   it('stores a PDF named .png as a PDF (the content wins over the name)', async () => {
@@ -106,6 +124,7 @@ describe('storing files checked by content', () => {
   <image xlink:href="${localRed}" width="10" height="10"/>
   <image href="file://${localRed}" width="10" height="10"/>
   <image href="&#x2F;${localRed.slice(1)}" width="10" height="10"/>
+  <image xmlns:é="http://www.w3.org/1999/xlink" é:href="${localRed}" width="10" height="10"/>
 </svg>`;
       const account = await newAccount();
       const stored = await upload(account, 'logo', 'brand.svg', Buffer.from(svg));
@@ -120,6 +139,9 @@ describe('storing files checked by content', () => {
       expect(fetched).toBe(0);
       const entity = `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY e '<image href="${localRed}"/>'>]><svg xmlns="http://www.w3.org/2000/svg" width="1" height="1">&e;</svg>`;
       expect((await rejection(upload(account, 'logo', 'e.svg', Buffer.from(entity)))).reason).toBe('invalid_svg');
+      // An embedded raster is decoded by resvg: one declaring 40,000 × 40,000 pixels would take gigabytes.
+      const embedded = `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image width="10" height="10" href="data:image/png;base64,${pngBomb(40_000).toString('base64')}"/></svg>`;
+      expect((await rejection(upload(account, 'logo', 'bomb.svg', Buffer.from(embedded)))).reason).toBe('invalid_svg');
     } finally {
       outside.close();
       await (await import('node:fs/promises')).rm(localRed, { force: true });

@@ -1,5 +1,7 @@
 import { renderAsync } from '@resvg/resvg-js';
 import { fileTypeFromBuffer } from 'file-type';
+import { FileRejectedError } from '../../../files/file-errors.js';
+import { decodableImage } from '../../../files/image-pixels.js';
 import { MAX_SVG_BYTES, looksLikeSvg, rasteriseSvg } from '../../../files/svg-logo.js';
 
 /**
@@ -31,6 +33,8 @@ export async function fitLogo(bytes: Buffer, name: string): Promise<{ bytes: Buf
   } else if (mediaType === undefined || !RASTER.includes(mediaType)) {
     return { bytes, name };
   }
+  // Measured before it is decoded here or shown on every landing page: a small file can declare gigabytes of bitmap.
+  if (!decodableImage(source)) throw new FileRejectedError('image_too_large', 'This logo is larger than 4096 × 4096 pixels (or could not be read); export it smaller.');
   if (source.length <= KEEP_BELOW_BYTES) return { bytes: source, name: fittedName };
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${BOX.width}" height="${BOX.height}">` +

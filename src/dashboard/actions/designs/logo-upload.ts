@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { Resvg } from '@resvg/resvg-js';
 import { looksLikeSvg, MAX_SVG_BYTES, rasteriseSvg } from '../../../files/svg-logo.js';
 import { FileRejectedError } from '../../../files/file-errors.js';
+import { imagePixels, MAX_DECODED_IMAGE_PIXELS } from '../../../files/image-pixels.js';
 import { LIMITS } from '../../../qr/design/design.js';
 import { DashboardError } from '../../errors.js';
 import { readMultipart } from '../../multipart.js';
@@ -49,14 +50,19 @@ async function toPng(bytes: Buffer): Promise<Buffer> {
     const png = await rasteriseSvg(bytes);
     return png.length <= LIMITS.maxLogoBytes ? png : redraw(png, 'image/png');
   }
-  if (bytes.subarray(0, 8).equals(PNG)) {
+  const png = bytes.subarray(0, 8).equals(PNG);
+  if (!png && !bytes.subarray(0, 3).equals(JPEG)) throw refused('The logo must be a PNG, JPEG or SVG image.');
+  // Measured before anything decodes it: a small file can declare a bitmap of gigabytes.
+  const pixels = imagePixels(bytes);
+  if (pixels === undefined) throw refused('The logo image could not be read; export it again from your design tool.');
+  if (pixels > MAX_DECODED_IMAGE_PIXELS) throw refused('The logo image has more than 4096 × 4096 pixels; export it smaller.');
+  if (png) {
     const width = bytes.length >= 24 ? bytes.readUInt32BE(16) : 0;
     const height = bytes.length >= 24 ? bytes.readUInt32BE(20) : 0;
     const fits = bytes.length <= LIMITS.maxLogoBytes && width >= 1 && height >= 1 && width <= LIMITS.maxLogoPixels && height <= LIMITS.maxLogoPixels;
     return fits ? bytes : redraw(bytes, 'image/png');
   }
-  if (bytes.subarray(0, 3).equals(JPEG)) return redraw(bytes, 'image/jpeg');
-  throw refused('The logo must be a PNG, JPEG or SVG image.');
+  return redraw(bytes, 'image/jpeg');
 }
 
 /** The image centred in a square (the renderer draws logos square, keeping their aspect ratio), as PNG. */
