@@ -4,6 +4,13 @@ import { parse } from 'csv-parse/sync';
 export const MAX_IMPORT_ROWS = 10_000;
 /** Bytes a file may have: 10,000 rows of even a full VCARD_PLUS fit with room to spare. */
 export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
+/**
+ * Line breaks and separators on one line a file may have before it is parsed at all: parsing builds every record
+ * in memory on the request's thread, and 10 MB of bare line breaks (10 million empty records) took minutes and
+ * gigabytes. Five lines a row leaves room for cells with line breaks; no row of any type has 2,000 cells.
+ */
+export const MAX_IMPORT_LINES = MAX_IMPORT_ROWS * 5;
+export const MAX_SEPARATORS_PER_LINE = 2_000;
 
 export interface CsvRow {
   /** As a spreadsheet numbers it: the header is line 1, the first data row line 2 (a quoted cell may span lines). */
@@ -36,10 +43,13 @@ export function readCsv(bytes: Buffer): CsvReadResult {
   }
   if (text.trim() === '') return { ok: false, message: 'The file is empty. It needs a header line and at least one row.' };
   if (text.includes('\u0000')) return { ok: false, message: 'The file contains NUL bytes: it is not a CSV text file.' };
+  const delimiter = delimiterOf(text);
+  const tooBig = beyondParsingBounds(text, delimiter);
+  if (tooBig) return { ok: false, message: tooBig };
   let records: string[][];
   try {
     records = parse(text, {
-      delimiter: delimiterOf(text),
+      delimiter,
       relax_column_count: true,
       // A quote inside an unquoted cell (5" display, typed by hand) is kept as written rather than refused.
       relax_quotes: true,
@@ -76,4 +86,22 @@ export function delimiterOf(text: string): ',' | ';' {
     else if (!quoted && char === ';') semicolons++;
   }
   return semicolons > commas ? ';' : ',';
+}
+
+/** One pass over the text, before the parser builds anything: a sentence when the file passes the bounds above. */
+function beyondParsingBounds(text: string, delimiter: string): string | undefined {
+  let lines = 0;
+  let separators = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10) {
+      if (++lines > MAX_IMPORT_LINES) {
+        return `The file has more than ${MAX_IMPORT_LINES.toLocaleString('en')} lines; an import takes at most ${MAX_IMPORT_ROWS.toLocaleString('en')} rows. Split it into smaller files.`;
+      }
+      separators = 0;
+    } else if (text[i] === delimiter && ++separators > MAX_SEPARATORS_PER_LINE) {
+      return `Line ${lines + 1} has more than ${MAX_SEPARATORS_PER_LINE.toLocaleString('en')} separators; no code type has that many columns.`;
+    }
+  }
+  return undefined;
 }

@@ -155,6 +155,18 @@ describe('export', () => {
     expect(await many.text()).toContain('The file has 10,001 rows; an import takes at most 10,000.');
   });
 
+  it('refuses, before parsing, files shaped to make the parser build millions of records', async () => {
+    // 10 MB of bare line breaks took minutes and gigabytes to parse; a row of millions of commas, hundreds of MB.
+    const newlines = await upload(http, 'newlines.csv', `type,name
+${'\n'.repeat(10 * 1024 * 1024 - 20)}`);
+    expect(newlines.status).toBe(400);
+    expect(await newlines.text()).toContain('The file has more than 50,000 lines');
+    const commas = await upload(http, 'commas.csv', `type,name
+${','.repeat(5 * 1024 * 1024)}`);
+    expect(commas.status).toBe(400);
+    expect(await commas.text()).toContain('Line 2 has more than 2,000 separators');
+  });
+
   it('a cancelled import creates nothing and its rows are gone', async () => {
     const uploaded = await upload(http, 'cancel.csv', 'type,name,url\nURL,Never,https://example.com/never\n');
     const path = uploaded.headers.get('location')!;
