@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { toSpreadsheetCell } from './spreadsheet-cells.js';
 import type { Db } from '../db/schema/index.js';
 
 const PAGE = 500;
@@ -38,7 +39,7 @@ export async function* createdCodesCsv(db: Db, importId: string, siteUrl: string
   yield `\uFEFF${stringify([['line', 'externalId', 'type', 'name', 'shortUrl', 'codeId']], { record_delimiter: 'windows' })}`;
   for await (const page of createdCodePages(db, importId)) {
     yield stringify(
-      page.map((code) => [String(code.line), code.externalId ?? '', code.type, code.name, `${siteUrl}/r/${code.slug}`, code.id]),
+      page.map((code) => [String(code.line), code.externalId ?? '', code.type, code.name, `${siteUrl}/r/${code.slug}`, code.id].map(toSpreadsheetCell)),
       { record_delimiter: 'windows' },
     );
   }

@@ -2,6 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import { isCodeTypeName } from '../codes/types/index.js';
 import type { Db } from '../db/schema/index.js';
 import { ALL_COLUMNS, cellsFromContent } from './columns.js';
+import { toSpreadsheetCell } from './spreadsheet-cells.js';
 
 const PAGE = 500;
 
@@ -42,7 +43,7 @@ export async function* exportCodesCsv(db: Db, accountId: string): AsyncGenerator
         // have no content at all), so the export reads it from there, never from a stale copy in `content`.
         const content = type === 'URL' ? { url: row.destination_url } : (row.content ?? {});
         const cells: Record<string, string> = { type, name: row.name, externalId: row.external_id ?? '', design: row.design ?? '', ...cellsFromContent(type, content) };
-        return ALL_COLUMNS.map((column) => cells[column] ?? '');
+        return ALL_COLUMNS.map((column) => toSpreadsheetCell(cells[column] ?? ''));
       }),
       { record_delimiter: 'windows' },
     );

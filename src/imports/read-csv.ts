@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { fromSpreadsheetCell } from './spreadsheet-cells.js';
 
 /** Rows a file may have (besides its header): the limit. */
 export const MAX_IMPORT_ROWS = 10_000;
@@ -65,7 +66,7 @@ export function readCsv(bytes: Buffer): CsvReadResult {
   const rows: CsvRow[] = [];
   data.forEach((cells, index) => {
     if (cells.every((cell) => cell.trim() === '')) return;
-    rows.push({ line: index + 2, cells });
+    rows.push({ line: index + 2, cells: cells.map(fromSpreadsheetCell) });
   });
   if (rows.length === 0) return { ok: false, message: 'The file has a header but no rows.' };
   if (rows.length > MAX_IMPORT_ROWS) {
