@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { IDEMPOTENCY_KEY_LIFETIME } from '../codes/idempotency.js';
 import type { RetentionConfig } from '../config.js';
 import type { Database } from '../db/schema/index.js';
+import { IMPORT_PRUNE_BATCH, pruneUnconfirmedImports } from '../imports/prune-imports.js';
 import { pruneInvitations } from '../people/invitations.js';
 import { pruneLoginFailures } from '../people/login-limit.js';
 import { prunePasswordResets } from '../people/password-resets.js';
@@ -25,6 +26,7 @@ export interface PruneCounts {
   invitations: number;
   passwordResets: number;
   loginFailures: number;
+  unconfirmedImports: number;
 }
 
 /** What pruning needs to know besides retention: sessions idle this long are over (config.dashboard.sessionIdleMs). */
@@ -35,7 +37,8 @@ export type PruneSettings = Pick<RetentionConfig, 'webhookDeliveryDays' | 'scanD
  * transaction), unless another process is pruning already (a session advisory lock): then returns undefined.
  * Pending webhook deliveries are never deleted; scans only when `scanDays` is set, and their codes' lifetime
  * counters stay as they are. Sessions go once past their absolute expiry, or idle past `sessionIdleMs` when given;
- * invitations and reset links 30 days after they ended; failed sign-ins once the login limit's window has passed.
+ * invitations and reset links 30 days after they ended; failed sign-ins once the login limit's window has passed;
+ * import dry runs nobody confirmed within a day, with their rows.
  */
 export async function pruneExpired(
   db: Database,
@@ -48,7 +51,7 @@ export async function pruneExpired(
     try {
       const counts: PruneCounts = {
         webhookDeliveries: 0, webhookAttempts: 0, idempotencyKeys: 0, writeRateEvents: 0, scanBatches: 0, scans: 0,
-        sessions: 0, invitations: 0, passwordResets: 0, loginFailures: 0,
+        sessions: 0, invitations: 0, passwordResets: 0, loginFailures: 0, unconfirmedImports: 0,
       };
       await inBatches(batchSize, async () => {
         // Locked before deletion, skipping rows a redelivery holds: a delivery made pending again is re-checked
@@ -97,6 +100,7 @@ export async function pruneExpired(
       counts.invitations = await inBatches(batchSize, () => pruneInvitations(session, batchSize));
       counts.passwordResets = await inBatches(batchSize, () => prunePasswordResets(session, batchSize));
       counts.loginFailures = await inBatches(batchSize, () => pruneLoginFailures(session, batchSize));
+      counts.unconfirmedImports = await inBatches(IMPORT_PRUNE_BATCH, () => pruneUnconfirmedImports(session));
       return counts;
     } finally {
       await sql`select pg_advisory_unlock(hashtextextended('qroute:prune', 0))`.execute(session);
