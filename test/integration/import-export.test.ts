@@ -124,6 +124,22 @@ describe('export', () => {
     expect(await contents(fresh.accountId)).toHaveLength(17);
   });
 
+  it('writes one ZIP of images at a time per account: a second while the first streams gets 429, and one after it ends works', async () => {
+    const fresh = await createPerson(database.db);
+    const freshHttp = await dashboardHttp(app, fresh);
+    const rows = Array.from({ length: 300 }, (_, i) => `URL,Code ${i},https://example.com/${i}`).join('\r\n');
+    const path = await importFile(freshHttp, `type,name,url\r\n${rows}\r\n`);
+    // 300 PNGs of 1024 px are megabytes: a reader that takes nothing holds the first ZIP mid-stream.
+    const stalled = new AbortController();
+    const first = await fetch(`${app.origin}${path}/qr-codes.zip?format=png`, { headers: { cookie: freshHttp.cookie }, signal: stalled.signal });
+    expect(first.status).toBe(200);
+    const second = await freshHttp.get(`${path}/qr-codes.zip?format=svg`);
+    expect(second.status).toBe(429);
+    expect(await second.text()).toContain('A download of QR images is already running');
+    stalled.abort();
+    await expect.poll(async () => (await freshHttp.get(`${path}/qr-codes.zip?format=svg`)).status, { timeout: 30_000 }).toBe(200);
+  });
+
   it('the ZIP draws each code in the saved design its row named, and the others in the default look', async () => {
     const fresh = await createPerson(database.db);
     const freshHttp = await dashboardHttp(app, fresh);
