@@ -1,4 +1,7 @@
+import { readdir, stat } from 'node:fs/promises';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -177,6 +180,41 @@ describe('the multipart reader', () => {
     await expect.poll(openTransactions).toBe(0);
   });
 });
+
+describe('a slow upload', () => {
+  it('holds no database transaction while its file is still arriving, and is stored once it has', async () => {
+    const { person, http } = await signedIn();
+    const action = await uploadActionOf(http, 'PDF');
+    const { head, body } = multipartRequest(action, http.cookie, 200 * KB);
+    const started = Date.now();
+    const url = new URL(app.origin);
+    const socket = net.connect(Number(url.port), url.hostname);
+    const answer = new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    });
+    // Most of the file, then the client pauses as a slow link would.
+    socket.write(head);
+    await new Promise<void>((resolve) => socket.write(body.subarray(0, body.length - 1000), () => resolve()));
+    const transactions = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`.execute(database.db)).rows[0]!.n;
+    // The server has read what was sent (the spool grows) and still holds no transaction for it.
+    await expect.poll(() => spoolsSince(started)).toBeGreaterThan(0);
+    expect(await transactions()).toBe(0);
+    socket.write(body.subarray(body.length - 1000));
+    expect(await answer).toMatch(/^HTTP\/1\.1 303 /);
+    expect(await liveFiles(person.accountId)).toHaveLength(1);
+  });
+});
+
+/** Uploads being received onto disk (src/files/spool.ts) that began after `since`. */
+async function spoolsSince(since: number): Promise<number> {
+  const names = (await readdir(tmpdir())).filter((name) => name.startsWith('qroute-upload-'));
+  const times = await Promise.all(names.map(async (name) => (await stat(join(tmpdir(), name)).catch(() => undefined))?.mtimeMs ?? 0));
+  return times.filter((time) => time >= since - 1000).length;
+}
 
 /** A PDF form's multipart request: the head (with the full Content-Length) and the body. */
 function multipartRequest(action: string, cookie: string, fileBytes: number): { head: string; body: Buffer } {

@@ -1,3 +1,4 @@
+import { withSpooledFile } from '../../../files/spool.js';
 import type { Request } from 'express';
 import { deleteFile } from '../../../files/file-records.js';
 import { FileRejectedError } from '../../../files/file-errors.js';
@@ -49,7 +50,10 @@ export async function readTypedSubmission(deps: DashboardDependencies, req: Requ
           const slot = ids.length;
           ids.push('');
           try {
-            const stored = await storeFile(deps.db, { accountId, kind: field.fileKind, name: part.fileName, stream: part.stream }, deps.config.files);
+            // Received onto disk first: a slow client then holds a socket, never a database transaction.
+            const stored = await withSpooledFile(part.stream, maxFileBytes + 1, (stream) =>
+              storeFile(deps.db, { accountId, kind: field.fileKind, name: part.fileName, stream }, deps.config.files),
+            );
             storedFileIds.push(stored.id);
             ids[slot] = stored.id;
           } catch (error) {
