@@ -87,6 +87,14 @@ export async function currentContent(db: Db, input: { accountId: string; id: str
 }
 
 /**
+ * The files a deleted code showed (its PDF, gallery, audio, video, photo) are deleted too, unless another live code
+ * of the account still shows them, so deleting codes frees the account's storage. After the code's delete commits.
+ */
+export async function releaseFilesOfDeletedCode(db: Db, accountId: string, type: string, content: unknown): Promise<void> {
+  if (isCodeTypeName(type)) await releaseReplacedFiles(db, accountId, type, content, {});
+}
+
+/**
  * Files the edit took off the code (a replaced PDF, images removed from a gallery) are deleted, freeing the
  * account's storage, unless another live code of the account still names them (the content of a deleted code
  * is never shown again, so it does not count). After the commit: a file left

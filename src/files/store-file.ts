@@ -133,7 +133,7 @@ async function checkAccountStorage(trx: Transaction, accountId: string, size: nu
 function storageFull(limits: FileLimits): FileRejectedError {
   return new FileRejectedError(
     'storage_full',
-    `This upload would take the account past its ${megabytes(limits.accountStorageBytes)} of file storage; delete files you no longer use.`,
+    `This upload would take the account past its ${megabytes(limits.accountStorageBytes)} of file storage; delete codes you no longer need, or take files off codes, to make room.`,
   );
 }
 

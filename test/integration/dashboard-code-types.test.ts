@@ -57,6 +57,7 @@ interface Journey {
 }
 
 const pngFile = (field: string, name: string): Upload => ({ field, name, bytes: png(), type: 'image/png' });
+const pdfFile = (field: string, name: string): Upload => ({ field, name, bytes: pdf(), type: 'application/pdf' });
 
 const JOURNEYS: Record<CodeTypeName, Journey> = {
   URL: { fill: { url: 'https://example.com/a' }, sees: 'https://example.com/a', edit: { url: 'https://example.com/b' }, seesAfterEdit: 'https://example.com/b', gone: 'example.com/a' },
@@ -191,6 +192,22 @@ describe('every type, through its dashboard form', () => {
     expect((await contentOf(codePath.split('/').pop()!)).fileIds).toEqual([second]);
     expect(await findLiveFile(database.db, first!)).toBeUndefined();
     expect(await findLiveFile(database.db, second!)).toBeDefined();
+
+    // Deleting the code (its confirmation says so) deletes the files it showed, freeing the account's storage.
+    const confirmation = await pageText(`${codePath}/delete`);
+    expect(confirmation).toContain('Files it shows (a PDF, images, audio, video, a photo) are deleted with it');
+    expect((await http.post(`${codePath}/delete`, {})).status).toBe(303);
+    expect(await findLiveFile(database.db, second!)).toBeUndefined();
+  });
+
+  it('keeps, when a code is deleted, a file another live code still shows', async () => {
+    const made = await submit(await pageText('/codes/new?type=PDF'), (a) => a.startsWith('/codes?'), { name: 'Menu' }, [pdfFile('upload:/content/fileId', 'menu.pdf')]);
+    const menuPath = made.headers.get('location')!.replace(/\?.*$/, '');
+    const fileId = (await contentOf(menuPath.split('/').pop()!)).fileId as string;
+    const twin = await submit(await pageText('/codes/new?type=PDF'), (a) => a.startsWith('/codes?'), { name: 'Menu again', '/content/fileId': fileId });
+    expect(twin.status).toBe(303);
+    expect((await http.post(`${menuPath}/delete`, {})).status).toBe(303);
+    expect(await findLiveFile(database.db, fileId)).toBeDefined();
   });
 });
 

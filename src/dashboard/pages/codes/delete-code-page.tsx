@@ -14,6 +14,7 @@ export function DeleteCodePage(props: { context: PageContext; code: ShownCode })
           nowhere from then on, and the short URL is never given to another code. It has been scanned{' '}
           {numberFormat.format(code.scanCount)} {code.scanCount === 1 ? 'time' : 'times'}.
         </p>
+        <p>Files it shows (a PDF, images, audio, video, a photo) are deleted with it, unless another of your codes shows them.</p>
         <p>To stop a campaign for now and keep the printed copies, pause the code instead.</p>
         <form method="post" action={`/codes/${code.id}/delete`}>
           <CsrfField token={context.csrfToken} />
