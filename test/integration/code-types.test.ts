@@ -7,7 +7,7 @@ import { IPHONE_SAFARI } from '../support/scan.js';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
 import { storedExample } from '../support/code-type-examples.js';
 import { pdf, png, storeSampleFile } from '../support/sample-files.js';
-import { deleteFile } from '../../src/files/file-records.js';
+import { deleteFile, findLiveFile } from '../../src/files/file-records.js';
 
 const ANDROID_CHROME = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -201,5 +201,23 @@ describe('files a code names', () => {
     });
     const codes = await database.db.selectFrom('qr_codes').select('id').where('account_id', '=', owner.accountId).where('name', '=', 'Refused').execute();
     expect(codes).toEqual([]);
+  });
+
+  it('are deleted with a code deleted through the API, unless another live code still shows them', async () => {
+    const menu = await storeSampleFile(database.db, owner.accountId, 'pdf', 'menu.pdf', pdf());
+    const flyer = await storeSampleFile(database.db, owner.accountId, 'pdf', 'flyer.pdf', pdf());
+    const made = async (fileId: string) => {
+      const result = await createTypedCode(database.db, { accountId: owner.accountId, name: 'Menu', type: 'PDF', content: { fileId }, siteUrl: app.config.siteUrl, actor: { kind: 'api_key', apiKeyId: owner.keyId } });
+      if (!result.ok) throw new Error(JSON.stringify(result.problems));
+      return result.code;
+    };
+    const alone = await made(menu.id);
+    const shared = await made(flyer.id);
+    await made(flyer.id);
+    for (const code of [alone, shared]) {
+      expect((await owner.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id: code.id } } })).response.status).toBe(204);
+    }
+    expect(await findLiveFile(database.db, menu.id)).toBeUndefined();
+    expect(await findLiveFile(database.db, flyer.id)).toBeDefined();
   });
 });

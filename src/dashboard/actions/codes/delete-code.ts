@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
-import { deleteQrCode, getQrCode } from '../../../codes/index.js';
-import { currentContent, releaseFilesOfDeletedCode } from '../../../codes/update-typed-code.js';
+import { deleteCodeAndFiles } from '../../../codes/delete-code-and-files.js';
 import { sessionOf, type DashboardDependencies } from '../../context.js';
 
 /**
@@ -9,11 +8,7 @@ import { sessionOf, type DashboardDependencies } from '../../context.js';
  */
 export function deleteCode(deps: DashboardDependencies): RequestHandler<{ id: string }> {
   return async (req, res) => {
-    const { accountId } = sessionOf(res).user;
-    const code = await getQrCode(deps.db, { accountId, id: req.params.id });
-    const content = await currentContent(deps.db, { accountId, id: code.id });
-    await deleteQrCode(deps.db, { accountId, id: code.id });
-    await releaseFilesOfDeletedCode(deps.db, accountId, code.type, content);
+    await deleteCodeAndFiles(deps.db, { accountId: sessionOf(res).user.accountId, id: req.params.id });
     res.redirect(303, '/codes?deleted=1');
   };
 }
