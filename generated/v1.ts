@@ -58,8 +58,9 @@ export interface paths {
         /**
          * Delete a QR code
          * @description Deletes a code. Printed copies stop resolving (the short URL answers 404), later reads of the id are
-         *     `404 not_found`, and the slug is never given to another code. To pause a campaign, use PATCH with
-         *     `active: false` instead.
+         *     `404 not_found`, and the slug is never given to another code. Files the code showed (a PDF, images,
+         *     audio, video or a photo of a code made in the dashboard) are deleted with it, unless another live code of the
+         *     account shows them. To pause a campaign, use PATCH with `active: false` instead.
          */
         delete: operations["deleteQrCode"];
         options?: never;
