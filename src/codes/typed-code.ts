@@ -49,6 +49,11 @@ export async function createTypedCode(
 }
 
 function destinationOf(type: CodeTypeName, content: unknown, siteUrl: string): string | ((slug: string) => string) {
+  return redirectDestination(type, content) ?? ((slug) => `${siteUrl}/r/${slug}`);
+}
+
+/** Where a redirect type's short URL leads (the URL, the Facebook page, the APP fallback); undefined for a page type. */
+export function redirectDestination(type: string, content: unknown): string | undefined {
   switch (type) {
     case 'URL':
       return (content as UrlContent).url;
@@ -57,6 +62,6 @@ function destinationOf(type: CodeTypeName, content: unknown, siteUrl: string): s
     case 'APP':
       return (content as AppContent).fallbackUrl;
     default:
-      return (slug) => `${siteUrl}/r/${slug}`;
+      return undefined;
   }
 }

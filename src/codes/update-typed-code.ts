@@ -7,8 +7,8 @@ import { checkFileReferences, fileReferencesOf } from './file-references.js';
 import { deleteFile, findLiveFile } from '../files/file-records.js';
 import { sql } from 'kysely';
 import { assertCodeId, codeColumns, toQrCode } from './qr-code-row.js';
-import type { TypedCodeResult } from './typed-code.js';
-import { type AppContent, CODE_TYPES, type CodeTypeName, type ContentProblem, type FacebookContent, isCodeTypeName, type UrlContent } from './types/index.js';
+import { redirectDestination, type TypedCodeResult } from './typed-code.js';
+import { CODE_TYPES, type CodeTypeName, type ContentProblem, isCodeTypeName } from './types/index.js';
 
 /**
  * Changes a live code's name and content after printing, by the same rules as createTypedCode: the content is
@@ -120,16 +120,3 @@ async function releaseReplacedFiles(db: Db, accountId: string, type: CodeTypeNam
   }
 }
 
-/** Where a redirect type's short URL leads (as createTypedCode stores it); undefined for a page type. */
-function redirectDestination(type: string, content: unknown): string | undefined {
-  switch (type) {
-    case 'URL':
-      return (content as UrlContent).url;
-    case 'FACEBOOK':
-      return (content as FacebookContent).pageUrl;
-    case 'APP':
-      return (content as AppContent).fallbackUrl;
-    default:
-      return undefined;
-  }
-}
