@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient, QrouteError } from '../../sdk/src/index.js';
 import { accessibilityViolations, BROWSER_TEST_TIMEOUT, checkPage, screenshot, watchedContext } from '../support/browser.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
@@ -7,7 +7,7 @@ import type { TestDatabase } from '../support/database.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import { scan } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
-import { startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -15,11 +15,8 @@ let browser: Browser;
 let receiver: WebhookReceiver;
 let owner: TestPerson;
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-});
-afterAll(async () => {
-  await receiver?.close();
+useWebhookReceiver((started) => {
+  receiver = started;
 });
 useBrowserSuite(
   async (suite) => {

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/accounts/webhook-settings.js';
 import { CODE_TYPE_NAMES } from '../../src/codes/types/index.js';
 import { accessibilityViolations, BROWSER_TEST_TIMEOUT, checkPage, screenshot, watchedContext, type WatchedContext } from '../support/browser.js';
@@ -9,7 +9,7 @@ import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import { png } from '../support/sample-files.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
-import { startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * Three types the whole way in a browser (the other fourteen go through their real forms over HTTP in
@@ -32,11 +32,8 @@ let receiver: WebhookReceiver;
 let person: TestPerson;
 let secret: string;
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-});
-afterAll(async () => {
-  await receiver?.close();
+useWebhookReceiver((started) => {
+  receiver = started;
 });
 useBrowserSuite(
   async (suite) => {

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/accounts/webhook-settings.js';
 import type { CodeTypeName } from '../../src/codes/types/index.js';
 import { checkPage, watchedContext, type WatchedContext } from '../support/browser.js';
@@ -8,7 +8,7 @@ import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import { mp3, mp4, pdf, png } from '../support/sample-files.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
-import { startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * The thirteen types test/browser/dashboard-code-types.test.ts does not take the whole way (it does APP, IMAGES,
@@ -219,11 +219,8 @@ let secret: string;
 let watched: WatchedContext;
 let page: Page;
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-});
-afterAll(async () => {
-  await receiver?.close();
+useWebhookReceiver((started) => {
+  receiver = started;
 });
 useBrowserSuite(
   async ({ database, app: started, browser }) => {

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createInvitation } from '../../src/people/invitations.js';
 import { createClient } from '../../sdk/src/index.js';
@@ -8,18 +8,15 @@ import { useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
-import { startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 let database: TestDatabase;
 let app: TestApp;
 let browser: Browser;
 let receiver: WebhookReceiver;
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-});
-afterAll(async () => {
-  await receiver?.close();
+useWebhookReceiver((started) => {
+  receiver = started;
 });
 useBrowserSuite(
   (suite) => {

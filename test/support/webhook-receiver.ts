@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -95,4 +96,19 @@ export function standardHeaders(request: ReceivedRequest): Record<string, string
     'webhook-timestamp': String(request.headers['webhook-timestamp']),
     'webhook-signature': String(request.headers['webhook-signature']),
   };
+}
+
+/**
+ * A receiver for a test file: started before its tests (and before a suite registered after this call, which may
+ * then point a webhook at it) and closed after them. `ready` receives it (assign it to the file's variable).
+ */
+export function useWebhookReceiver(ready: (receiver: WebhookReceiver) => void): void {
+  let receiver: WebhookReceiver | undefined;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    ready(receiver);
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
 }
