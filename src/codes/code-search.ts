@@ -20,7 +20,7 @@ export class InvalidCursorError extends Error {
 }
 
 /**
- * The dashboard's code list: newest first, paged by id like the API's list (the id of the last code on a page
+ * The code list of the dashboard and of the API (listQrCodes): newest first, paged by id like the API's list (the id of the last code on a page
  * is the cursor for the next), searched by name and filtered by state. Deleted codes never appear.
  * The migration 20261123T1600-code-search indexes both, so a page stays fast at a million codes.
  */
@@ -33,6 +33,8 @@ export async function searchQrCodes(
     .select(codeColumns)
     .orderBy('id', 'desc')
     .limit(input.limit + 1); // one extra row tells whether another page exists
+  // Ids are time-ordered and unique, so "older than the cursor" neither skips nor repeats codes when codes
+  // are created (they sort before the cursor) or deleted (the cursor need not exist any more) between pages.
   if (input.cursor !== undefined) query = query.where('id', '<', input.cursor);
   const rows = await query.execute();
   const page = rows.slice(0, input.limit).map(toQrCode);

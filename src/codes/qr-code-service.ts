@@ -7,6 +7,7 @@ import { microsToDate, newId, nowMicros } from '../ids.js';
 import { type Actor, recordDestinationChange } from './destination-history.js';
 import { claimIdempotencyKey, hashRequest, storeIdempotentResponse } from './idempotency.js';
 import { assertCodeId, codeColumns, type QrCode, toQrCode } from './qr-code-row.js';
+import { searchQrCodes } from './code-search.js';
 import { newSlug } from './slugs.js';
 import type { CodeTypeName } from './types/index.js';
 
@@ -145,19 +146,9 @@ export async function listQrCodes(
   db: Db,
   input: { accountId: string; limit: number; cursor?: string },
 ): Promise<{ codes: QrCode[]; nextCursor: string | null }> {
-  let query = db
-    .selectFrom('qr_codes')
-    .select(codeColumns)
-    .where('account_id', '=', input.accountId)
-    .where('deleted_at', 'is', null)
-    .orderBy('id', 'desc')
-    .limit(input.limit + 1); // one extra row tells whether another page exists
-  // Ids are time-ordered and unique, so "older than the cursor" neither skips nor repeats codes when codes
-  // are created (they sort before the cursor) or deleted (the cursor need not exist any more) between pages.
-  if (input.cursor !== undefined) query = query.where('id', '<', input.cursor);
-  const rows = await query.execute();
-  const page = rows.slice(0, input.limit).map(toQrCode);
-  return { codes: page, nextCursor: rows.length > input.limit ? page[page.length - 1]!.id : null };
+  // The dashboard's list without a search or filter: one paging query for both (the contract has checked the
+  // cursor is a code id, so the search's own check never refuses one here).
+  return searchQrCodes(db, input);
 }
 
 export async function getQrCode(db: Db, input: { accountId: string; id: string }): Promise<QrCode> {
