@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { Db } from '../db/schema/index.js';
-import { allowedAttempts, CLAIMED_DELIVERY, type ClaimedDelivery, lapsedWithoutAttemptsLeft } from './outbox.js';
+import type { ClaimedDelivery } from './outbox.js';
 import { nextRetryDelay, type RetryPolicy } from './retry-schedule.js';
 import type { SecretBox } from './secret-box.js';
 import type { SendResult, WebhookSender } from './sender.js';
@@ -34,8 +34,6 @@ export interface AttemptOutcome {
   retryInMs: number | undefined;
   /** Set when this attempt disabled the endpoint. */
   endpointDisabled: string | undefined;
-  /** The account's next due delivery, claimed for the caller (only with `claimNext`, after a success). */
-  next: ClaimedDelivery | undefined;
   /**
    * False when the claim had lapsed and been taken over (or given back) before the outcome arrived: nothing was
    * recorded, neither the attempt nor the delivery's state nor the endpoint's streak; the holder of the claim decides.
@@ -44,23 +42,28 @@ export interface AttemptOutcome {
 }
 
 /**
- * One attempt at a claimed delivery: sign the stored body with the endpoint's secrets, send it, then record the
- * attempt, the delivery's new state and the endpoint's failure streak in one statement, only while the claim
- * (worker and attempt number) is still held. Success is a 2xx answer
- * within the timeout; anything else is retried on the schedule, except 410 Gone, which fails the delivery and
- * disables the endpoint. Returns undefined when `signal` aborted the request (shutdown): nothing is recorded and
- * the caller releases the claim, so the attempt is made again rather than counted.
+ * One attempt at a claimed delivery: `sendAttempt`, then `recordAttempt` in one statement, only while the claim
+ * (worker and attempt number) is still held. Returns undefined when `signal` aborted the request (shutdown):
+ * nothing is recorded and the caller releases the claim, so the attempt is made again rather than counted. The
+ * worker records through `AttemptRecorder` instead (many outcomes per statement); the CLI and tests use this.
  */
 export async function attemptDelivery(
   deps: DeliveryDependencies,
   delivery: ClaimedDelivery,
-  options: {
-    workerId: string;
-    signal?: AbortSignal;
-    /** After a success, also claim the account's next due delivery (asked when the attempt is recorded). */
-    claimNext?: { leaseMs: number; wanted: () => boolean };
-  },
+  options: { workerId: string; signal?: AbortSignal },
 ): Promise<AttemptOutcome | undefined> {
+  const record = await sendAttempt(deps, delivery, options.signal);
+  if (!record) return undefined;
+  const recorded = await recordWithFallback(deps, delivery, options, record);
+  return outcomeOf(delivery, record, recorded);
+}
+
+/**
+ * Signs the stored body with the endpoint's secrets and sends it, and decides where the delivery stands: success
+ * is a 2xx answer within the timeout; anything else is retried on the schedule, except 410 Gone, which fails the
+ * delivery and disables the endpoint. Undefined when `signal` aborted it.
+ */
+export async function sendAttempt(deps: DeliveryDependencies, delivery: ClaimedDelivery, signal?: AbortSignal): Promise<AttemptRecord | undefined> {
   const startedAt = deps.now?.() ?? new Date();
   let result: SendResult;
   try {
@@ -72,12 +75,12 @@ export async function attemptDelivery(
       secret: deps.box.decrypt(delivery.secretEncrypted, delivery.accountId),
       previousSecret: delivery.previousSecretEncrypted && deps.box.decrypt(delivery.previousSecretEncrypted, delivery.accountId),
     });
-    result = await deps.sender.send({ url: delivery.url, body: delivery.body, headers, signal: options.signal });
+    result = await deps.sender.send({ url: delivery.url, body: delivery.body, headers, signal });
   } catch (error) {
     // A secret that does not decrypt (wrong WEBHOOK_SECRET_KEY) is a failed attempt, logged like any other.
     result = { statusCode: undefined, latencyMs: 0, error: `cannot sign: ${(error as Error).message}`, responseExcerpt: undefined, retryAfterMs: undefined };
   }
-  if (options.signal?.aborted) return undefined;
+  if (signal?.aborted) return undefined;
 
   const attemptNumber = delivery.attemptNumber;
   const succeeded = result.error === undefined && result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
@@ -85,38 +88,51 @@ export async function attemptDelivery(
   const retryInMs = succeeded || gone || delivery.finalAttempt ? undefined : nextRetryDelay(deps.retryPolicy, attemptNumber, result.retryAfterMs);
   const status = succeeded ? 'succeeded' : retryInMs === undefined ? 'failed' : 'pending';
   const error = result.error ?? (succeeded ? undefined : describeStatus(result.statusCode));
+  return { attemptNumber, startedAt, status, retryInMs, succeeded, gone, statusCode: result.statusCode, latencyMs: result.latencyMs, error, responseExcerpt: result.responseExcerpt };
+}
 
-  const chain = succeeded && options.claimNext?.wanted() === true;
-  const record: AttemptRecord = { attemptNumber, startedAt, status, retryInMs, succeeded, gone, chain, statusCode: result.statusCode, latencyMs: result.latencyMs, error, responseExcerpt: result.responseExcerpt };
-  let recorded: RecordedRow | undefined;
-  try {
-    recorded = await recordWhileClaimed(deps, delivery, options, record);
-  } catch (recordError) {
-    // PostgreSQL refused a value (class 22, data exception) that storableText does not foresee: the attempt still
-    // counts and its status stands; only what could not be stored is left out. Anything else (database down)
-    // propagates: the claim lapses, and the attempt, already counted, is retried within the schedule.
-    const code = (recordError as { code?: unknown }).code;
-    if (typeof code !== 'string' || !code.startsWith('22')) throw recordError;
-    recorded = await recordAttempt(deps, delivery, options, {
-      ...record,
-      statusCode: record.statusCode !== undefined && record.statusCode >= 100 && record.statusCode <= 999 ? record.statusCode : undefined,
-      latencyMs: Math.min(Math.max(Math.round(record.latencyMs), 0), 2_147_483_647),
-      error: `${error ?? 'succeeded'}; the answer could not be stored (${code}: ${(recordError as Error).message})`,
-      responseExcerpt: undefined,
-    });
-  }
-
+export function outcomeOf(delivery: ClaimedDelivery, record: AttemptRecord, recorded: RecordedRow): AttemptOutcome {
   return {
     deliveryId: delivery.id,
-    attemptNumber,
-    status,
-    statusCode: result.statusCode,
-    latencyMs: result.latencyMs,
-    error,
-    retryInMs,
+    attemptNumber: record.attemptNumber,
+    status: record.status,
+    statusCode: record.statusCode,
+    latencyMs: record.latencyMs,
+    error: record.error,
+    retryInMs: record.retryInMs,
     endpointDisabled: recorded.newly_disabled ? (recorded.disabled_reason ?? undefined) : undefined,
-    next: recorded.next ?? undefined,
     recorded: recorded.recorded,
+  };
+}
+
+/**
+ * `recordWhileClaimed`, and when PostgreSQL refuses a value (class 22, data exception) that storableText does not
+ * foresee: the attempt still counts and its status stands; only what could not be stored is left out. Anything
+ * else (database down) propagates: the claim lapses, and the attempt, already counted, is retried within the schedule.
+ */
+export async function recordWithFallback(
+  deps: DeliveryDependencies,
+  delivery: ClaimedDelivery,
+  options: { workerId: string; signal?: AbortSignal },
+  record: AttemptRecord,
+): Promise<RecordedRow> {
+  try {
+    return await recordWhileClaimed(deps, delivery, options, record);
+  } catch (recordError) {
+    const code = (recordError as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('22')) throw recordError;
+    return await recordAttempt(deps, delivery, options, withoutUnstorable(record, recordError));
+  }
+}
+
+function withoutUnstorable(record: AttemptRecord, recordError: unknown): AttemptRecord {
+  const code = (recordError as { code?: unknown }).code;
+  return {
+    ...record,
+    statusCode: record.statusCode !== undefined && record.statusCode >= 100 && record.statusCode <= 999 ? record.statusCode : undefined,
+    latencyMs: Math.min(Math.max(Math.round(record.latencyMs), 0), 2_147_483_647),
+    error: `${record.error ?? 'succeeded'}; the answer could not be stored (${String(code)}: ${(recordError as Error).message})`,
+    responseExcerpt: undefined,
   };
 }
 
@@ -132,17 +148,22 @@ const RECORD_RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 2_000, 2_000, 2_000, 2_0
 async function recordWhileClaimed(
   deps: DeliveryDependencies,
   delivery: ClaimedDelivery,
-  options: { workerId: string; signal?: AbortSignal; claimNext?: { leaseMs: number } },
+  options: { workerId: string; signal?: AbortSignal },
   record: AttemptRecord,
 ): Promise<RecordedRow> {
+  return retryWhileDatabaseAway(() => recordAttempt(deps, delivery, options, record), options.signal);
+}
+
+/** `write`, tried again on `RECORD_RETRY_DELAYS_MS` while the database cannot be reached; `signal` ends the tries. */
+export async function retryWhileDatabaseAway<T>(write: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await recordAttempt(deps, delivery, options, record);
+      return await write();
     } catch (error) {
       const pause = RECORD_RETRY_DELAYS_MS[attempt];
       if (!isDatabaseUnavailable(error) || pause === undefined) throw error;
       try {
-        await sleep(pause, undefined, { signal: options.signal });
+        await sleep(pause, undefined, { signal });
       } catch {
         throw error; // stopping: the lease takes over
       }
@@ -150,36 +171,33 @@ async function recordWhileClaimed(
   }
 }
 
-interface AttemptRecord {
+export interface AttemptRecord {
   attemptNumber: number;
   startedAt: Date;
   status: AttemptOutcome['status'];
   retryInMs: number | undefined;
   succeeded: boolean;
   gone: boolean;
-  chain: boolean;
   statusCode: number | undefined;
   latencyMs: number;
   error: string | undefined;
   responseExcerpt: string | undefined;
 }
 
-interface RecordedRow {
+export interface RecordedRow {
   recorded: boolean;
   disabled_reason: string | null;
   newly_disabled: boolean | null;
-  next: ClaimedDelivery | null;
 }
 
 async function recordAttempt(
   deps: DeliveryDependencies,
   delivery: ClaimedDelivery,
-  options: { workerId: string; claimNext?: { leaseMs: number } },
+  options: { workerId: string },
   record: AttemptRecord,
 ): Promise<RecordedRow> {
   const { status, succeeded, gone } = record;
   const error = storableOrNull(record.error);
-  const maxAttempts = allowedAttempts(deps.retryPolicy);
   const result = await sql<RecordedRow>`
     with delivery as (
       -- The claim token is the worker and the attempt number: a claim that lapsed and was taken again, even by
@@ -201,24 +219,6 @@ async function recordAttempt(
              ${record.latencyMs}, ${error}, ${storableOrNull(record.responseExcerpt)}
       from delivery
     ),
-    next as (
-      -- After a success, the same statement claims the account's next due delivery for this worker (and counts its
-      -- attempt): a backlog drains at one round trip per delivery instead of two, and the account's slot never sits empty.
-      update webhook_deliveries d
-      set claimed_by = ${options.workerId}, attempt_count = d.attempt_count + 1,
-          next_attempt_at = now() + ${options.claimNext?.leaseMs ?? 0} * interval '1 millisecond'
-      from (
-        select w.id from webhook_deliveries w
-        where ${sql.lit(record.chain)} and exists (select 1 from delivery) and w.account_id = ${delivery.accountId}
-          and w.status = 'pending' and w.next_attempt_at <= now() and w.id <> ${delivery.id}
-          and not ${lapsedWithoutAttemptsLeft(maxAttempts)}
-        order by w.next_attempt_at
-        limit 1
-        for update skip locked
-      ) candidate, webhook_endpoints e
-      where d.id = candidate.id and e.account_id = d.account_id and e.disabled_at is null
-      returning ${CLAIMED_DELIVERY}
-    ),
     endpoint as (
       update webhook_endpoints e set
         consecutive_failures = ${succeeded ? sql`0` : status === 'failed' ? sql`e.consecutive_failures + 1` : sql`e.consecutive_failures`},
@@ -237,8 +237,7 @@ async function recordAttempt(
       -- now() is the statement's transaction time: equal only for an endpoint this statement disabled.
       returning e.disabled_reason, (e.disabled_at = now()) as newly_disabled
     )
-    select exists (select 1 from delivery) as recorded, endpoint.disabled_reason, endpoint.newly_disabled,
-           (select to_jsonb(next) from next) as next
+    select exists (select 1 from delivery) as recorded, endpoint.disabled_reason, endpoint.newly_disabled
     from (select 1) as one left join endpoint on true
   `.execute(deps.db);
   return result.rows[0]!;
@@ -248,4 +247,61 @@ function describeStatus(statusCode: number | undefined): string | undefined {
   if (statusCode === undefined) return undefined;
   if (statusCode >= 300 && statusCode < 400) return `HTTP ${statusCode}: redirects are not followed`;
   return `HTTP ${statusCode}`;
+}
+
+/** Whether an outcome can be group-committed: it leaves the endpoint's failure streak and enabled state alone, or resets the streak. */
+export function groupable(record: AttemptRecord): boolean {
+  return record.status !== 'failed' && !record.gone;
+}
+
+/**
+ * Records many `groupable` outcomes of one worker in one statement: each delivery's new state and its attempt row,
+ * each only while its claim (worker and attempt number) is still held, and the failure streak of every endpoint
+ * that had a success reset. Returns the ids that were recorded; the rest had lost their claim. Outcomes that end
+ * a delivery as failed (or 410) change the streak and may disable the endpoint, so they go through
+ * `recordAttempt`, one at a time, in the order they finished.
+ */
+export async function recordAttemptBatch(
+  db: Db,
+  workerId: string,
+  entries: ReadonlyArray<{ delivery: ClaimedDelivery; record: AttemptRecord }>,
+): Promise<Set<string>> {
+  const column = <T>(pick: (entry: { delivery: ClaimedDelivery; record: AttemptRecord }) => T) => entries.map(pick);
+  const result = await sql<{ id: string }>`
+    with input as (
+      select * from unnest(
+        ${column((e) => e.delivery.id)}::text[], ${column((e) => e.record.attemptNumber)}::int[],
+        ${column((e) => e.record.status)}::text[], ${column((e) => e.record.retryInMs ?? 0)}::int8[],
+        ${column((e) => e.record.startedAt)}::timestamptz[], ${column((e) => e.record.statusCode ?? null)}::int[],
+        ${column((e) => e.record.latencyMs)}::int[], ${column((e) => storableOrNull(e.record.error))}::text[],
+        ${column((e) => storableOrNull(e.record.responseExcerpt))}::text[], ${column((e) => storableText(e.delivery.url))}::text[]
+      ) as i(id, attempt_number, status, retry_ms, started_at, status_code, latency_ms, error, response_body, url)
+    ),
+    delivery as (
+      -- The claim token, as in recordAttempt: the worker and the attempt number.
+      update webhook_deliveries d set
+        status = i.status,
+        next_attempt_at = now() + i.retry_ms * interval '1 millisecond',
+        claimed_by = null,
+        last_attempt_at = i.started_at,
+        last_status_code = i.status_code,
+        last_error = i.error,
+        completed_at = case when i.status = 'pending' then null else now() end
+      from input i
+      where d.id = i.id and d.claimed_by = ${workerId} and d.attempt_count = i.attempt_number and d.status = 'pending'
+      returning d.id, d.account_id, i.status = 'succeeded' as succeeded
+    ),
+    attempt as (
+      insert into webhook_attempts (delivery_id, attempt_number, started_at, url, status_code, latency_ms, error, response_body)
+      select i.id, i.attempt_number, i.started_at, i.url, i.status_code, i.latency_ms, i.error, i.response_body
+      from input i join delivery using (id)
+    ),
+    endpoint as (
+      -- Most batches change nothing here; skipping them keeps concurrent workers off the endpoints' row locks.
+      update webhook_endpoints e set consecutive_failures = 0
+      where e.account_id in (select account_id from delivery where succeeded) and e.consecutive_failures <> 0
+    )
+    select id from delivery
+  `.execute(db);
+  return new Set(result.rows.map((row) => row.id));
 }

@@ -1,20 +1,42 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { attemptDelivery, type DeliveryDependencies } from './delivery-attempt.js';
+import { AdaptiveLimit, type AdaptiveLimitOptions, DEFAULT_ADAPTIVE_LIMIT } from './adaptive-limit.js';
+import { AttemptRecorder } from './attempt-recorder.js';
+import { type DeliveryDependencies, outcomeOf, sendAttempt } from './delivery-attempt.js';
 import { allowedAttempts, claimDueDeliveries, type ClaimedDelivery, releaseClaims } from './outbox.js';
 
 export interface WorkerOptions {
   /** Deliveries in flight at once in this worker. */
   concurrency: number;
-  /** Deliveries in flight at once per account in this worker, so one slow receiver cannot take every slot. */
+  /**
+   * Deliveries in flight at once per account when nothing is known of its receiver yet. From there the bound
+   * adapts to the receiver (adaptive-limit.ts), between the floor and the ceiling below.
+   */
   perAccountConcurrency: number;
+  /** Least per account, however slow its receiver (never above `perAccountConcurrency`). */
+  perAccountConcurrencyFloor: number;
+  /** Most per account, however fast its receiver: below `concurrency`, so one account never takes every slot. */
+  perAccountConcurrencyCeiling: number;
+  /** Answers faster than this let an account's bound grow; slower ones and failures shrink it. */
+  latencyTargetMs: number;
   /** How long a claim holds before another worker may take the row (longer than one attempt can last). */
   leaseMs: number;
   /** Safety net for missed notifications, and how retries that fall due are noticed. */
   pollIntervalMs: number;
 }
 
-export const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 64, perAccountConcurrency: 8, leaseMs: 30_000, pollIntervalMs: 1_000 };
+export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
+  concurrency: 128,
+  perAccountConcurrency: DEFAULT_ADAPTIVE_LIMIT.initial,
+  perAccountConcurrencyFloor: DEFAULT_ADAPTIVE_LIMIT.floor,
+  perAccountConcurrencyCeiling: DEFAULT_ADAPTIVE_LIMIT.ceiling,
+  latencyTargetMs: DEFAULT_ADAPTIVE_LIMIT.latencyTargetMs,
+  leaseMs: 30_000,
+  pollIntervalMs: 1_000,
+};
+
+/** Accounts whose learned bound is kept while they have nothing in flight; past it, idle ones start over. */
+const MAX_REMEMBERED_ACCOUNTS = 10_000;
 
 interface InFlight {
   accountId: string;
@@ -25,22 +47,28 @@ interface InFlight {
 
 /**
  * Delivers the outbox. Wakes on the insert notification (or the poll timer), claims what is due within its free
- * slots, and runs each attempt on its own; a finished attempt frees its slot and, if the last claim was full,
- * claims again. Any number of workers can run against one database (SKIP LOCKED); delivery is at-least-once.
+ * slots and each account's adaptive bound, and runs each attempt on its own; finished attempts are recorded
+ * together (AttemptRecorder), and a recorded attempt frees its slot and wakes the claim loop. Any number of
+ * workers can run against one database (SKIP LOCKED); delivery is at-least-once.
  *
- * Every promise here ends in a handler: the database may go away at any moment (a claim, a record, a release, a
- * chained claim), and a rejection nobody handles would end the whole process, the API and redirects with it. A
- * failed claim waits for the next poll; a failed record leaves the claim to lapse (the attempt is already
- * counted); a failed release leaves the row to its lease.
+ * Every promise here ends in a handler: the database may go away at any moment (a claim, a record, a release),
+ * and a rejection nobody handles would end the whole process, the API and redirects with it. A failed claim waits
+ * for the next poll; a failed record leaves the claim to lapse (the attempt is already counted); a failed release
+ * leaves the row to its lease.
  */
 export class WebhookWorker {
   readonly id = `worker-${randomBytes(6).toString('hex')}`;
   private readonly inFlight = new Map<string, InFlight>();
   private readonly perAccount = new Map<string, number>();
+  private readonly limits = new Map<string, AdaptiveLimit>();
+  private readonly limitOptions: AdaptiveLimitOptions;
+  /** Ends the recorder's waits for an absent database once stopping gives up on attempts in flight. */
+  private readonly recording = new AbortController();
+  private readonly recorder: AttemptRecorder;
   private claiming: Promise<void> | undefined;
   private wakeAgain = false;
   private pollTimer: NodeJS.Timeout | undefined;
-  /** Claims given back while stopping (a chained claim that raced the stop); `stop` waits for them. Never reject. */
+  /** Claims given back while stopping (a claim that raced the stop); `stop` waits for them. Never reject. */
   private readonly releases: Promise<void>[] = [];
   private stopped = true;
   /** `abandoned`: failed at claim time, their last attempt never recorded; `unrecorded`: outcomes that came too late. */
@@ -50,7 +78,25 @@ export class WebhookWorker {
     private readonly deps: DeliveryDependencies,
     private readonly logger: Logger,
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
-  ) {}
+  ) {
+    this.limitOptions = {
+      initial: options.perAccountConcurrency,
+      floor: Math.min(options.perAccountConcurrencyFloor, options.perAccountConcurrency),
+      ceiling: Math.max(options.perAccountConcurrencyCeiling, options.perAccountConcurrency),
+      latencyTargetMs: options.latencyTargetMs,
+    };
+    this.recorder = new AttemptRecorder(deps, this.id, this.recording.signal);
+  }
+
+  /** Statements the recorder ran and outcomes it recorded (the group commit's batch size is their ratio). */
+  get recordStats(): Readonly<{ statements: number; recorded: number }> {
+    return this.recorder.stats;
+  }
+
+  /** The account's current in-flight bound in this worker. */
+  accountLimit(accountId: string): number {
+    return this.limits.get(accountId)?.current ?? this.limitOptions.initial;
+  }
 
   start(): void {
     this.stopped = false;
@@ -88,6 +134,7 @@ export class WebhookWorker {
     clearTimeout(timer);
     const unfinished = [...this.inFlight.entries()].map(([id, task]) => ({ id, attemptNumber: task.attemptNumber }));
     for (const task of this.inFlight.values()) task.controller.abort();
+    this.recording.abort();
     await finished;
     await Promise.all(this.releases);
     if (unfinished.length > 0) {
@@ -105,6 +152,14 @@ export class WebhookWorker {
     }
   }
 
+  /** How many more each account this worker knows may take now (0 = none); unknown accounts take `initial`. */
+  private accountSlots(): Map<string, number> {
+    const slots = new Map<string, number>();
+    for (const [accountId, limit] of this.limits) slots.set(accountId, limit.current - (this.perAccount.get(accountId) ?? 0));
+    for (const [accountId, count] of this.perAccount) if (!slots.has(accountId)) slots.set(accountId, this.limitOptions.initial - count);
+    return slots;
+  }
+
   private async claimLoop(): Promise<void> {
     do {
       this.wakeAgain = false;
@@ -117,8 +172,8 @@ export class WebhookWorker {
           workerId: this.id,
           leaseMs: this.options.leaseMs,
           limit: free,
-          perAccount: this.options.perAccountConcurrency,
-          busy: new Map([...this.perAccount].map(([accountId, count]) => [accountId, this.options.perAccountConcurrency - count])),
+          perAccount: this.limitOptions.initial,
+          busy: this.accountSlots(),
           maxAttempts: allowedAttempts(this.deps.retryPolicy),
         }));
       } catch (error) {
@@ -127,7 +182,7 @@ export class WebhookWorker {
       }
       if (this.stopped) {
         // Claimed while stop began (the statement was already on its way): give the rows straight back.
-        await this.release(claimed.map(({ id, attemptNumber }) => ({ id, attemptNumber })));
+        this.releases.push(this.release(claimed.map(({ id, attemptNumber }) => ({ id, attemptNumber }))));
         return;
       }
       this.stats.claimed += claimed.length;
@@ -141,30 +196,31 @@ export class WebhookWorker {
     } while (this.wakeAgain && !this.stopped);
   }
 
+  private limitOf(accountId: string): AdaptiveLimit {
+    let limit = this.limits.get(accountId);
+    if (!limit) {
+      if (this.limits.size >= MAX_REMEMBERED_ACCOUNTS) {
+        for (const known of this.limits.keys()) if (!this.perAccount.has(known)) this.limits.delete(known);
+      }
+      limit = new AdaptiveLimit(this.limitOptions);
+      this.limits.set(accountId, limit);
+    }
+    return limit;
+  }
+
   private run(delivery: ClaimedDelivery): void {
     const controller = new AbortController();
     this.perAccount.set(delivery.accountId, (this.perAccount.get(delivery.accountId) ?? 0) + 1);
-    const done = attemptDelivery(this.deps, delivery, {
-      workerId: this.id,
-      signal: controller.signal,
-      // Chained claims skip the oldest-due-first order across accounts, so they are only taken while this worker
-      // has slots to spare; when every slot is busy, the freed slot goes back to the claim loop, which is fair.
-      claimNext: { leaseMs: this.options.leaseMs, wanted: () => !this.stopped && this.inFlight.size < this.options.concurrency },
-    })
-      .then((outcome) => {
-        if (!outcome) return;
+    const limit = this.limitOf(delivery.accountId);
+    const done = sendAttempt(this.deps, delivery, controller.signal)
+      .then(async (record) => {
+        if (!record) return; // aborted by stop: released there, uncounted
+        limit.observe({ fast: record.succeeded && record.latencyMs <= this.options.latencyTargetMs, latencyMs: record.latencyMs, now: performance.now() });
+        const outcome = outcomeOf(delivery, record, await this.recorder.record(delivery, record));
         if (!outcome.recorded) {
           this.stats.unrecorded++;
           this.logger.warn({ delivery: outcome.deliveryId, attempt: outcome.attemptNumber }, 'webhook attempt finished after its claim lapsed; not recorded');
           return;
-        }
-        if (outcome.next) {
-          // The account's next delivery, claimed while recording this one: send it in the slot just freed.
-          if (this.stopped) this.releases.push(this.release([{ id: outcome.next.id, attemptNumber: outcome.next.attemptNumber }]));
-          else {
-            this.stats.claimed++;
-            this.run(outcome.next);
-          }
         }
         if (outcome.status === 'succeeded') this.stats.succeeded++;
         else if (outcome.status === 'pending') this.stats.retried++;
