@@ -17,6 +17,7 @@ import { createAccount } from '../../src/accounts/account-service.js';
 import { createApiKey } from '../../src/accounts/api-keys.js';
 import { createApp, createRequestListener } from '../../src/app.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
+import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { loadConfig } from '../../src/config.js';
 import { createDatabase, migrateToLatest } from '../../src/db/database.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
@@ -62,15 +63,15 @@ export async function benchOutage(options: { rate: number; outageSeconds: number
     const result = await running;
     clearInterval(sampler);
     await redirect.recorder.stop(30_000);
-    const counter = await db.selectFrom('qr_codes').select('scan_count').where('id', '=', code.id).executeTakeFirstOrThrow();
+    const counted = (await scanCountsOf(db, code.id)).scans;
     const answered = result.statusCounts['302'] ?? 0;
     return [
       `outage of ${options.outageSeconds} s under ${options.rate} scans/s (${seconds} s of load):`,
       `  statuses: ${JSON.stringify(result.statusCounts)}, connection errors ${result.errors}; p50/p99 ${result.p50}/${result.p99} ms`,
       `  most scans held in memory: ${peakInMemory}`,
       `  after the restart: new scans committed before their 302 after ${liveAfterMs.toFixed(0)} ms; memory empty after ${emptyAfterMs.toFixed(0)} ms`,
-      `  302s answered ${answered}, scans recorded ${counter.scan_count} (the load generator may stop with up to 50 in flight), dropped ${redirect.recorder.stats.dropped}`,
-      `  every 302 has its scan: ${counter.scan_count >= answered && redirect.recorder.stats.dropped === 0 ? 'yes' : 'NO'}`,
+      `  302s answered ${answered}, scans recorded ${counted} (the load generator may stop with up to 50 in flight), dropped ${redirect.recorder.stats.dropped}`,
+      `  every 302 has its scan: ${counted >= answered && redirect.recorder.stats.dropped === 0 ? 'yes' : 'NO'}`,
     ];
   } finally {
     await server.close(0);

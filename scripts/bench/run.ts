@@ -30,6 +30,7 @@ import pino from 'pino';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createApiKey } from '../../src/accounts/api-keys.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
+import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { freePort } from '../../src/net.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
@@ -109,11 +110,7 @@ async function main() {
       // Stop qroute gracefully (it writes any scans still in memory), then compare.
       await stop(qroute);
       await stop(bare);
-      const row = await database.db
-        .selectFrom('qr_codes')
-        .select(['scan_count', 'bot_scan_count'])
-        .where('id', '=', code.id)
-        .executeTakeFirstOrThrow();
+      const counts = await scanCountsOf(database.db, code.id);
       const rows = await database.db
         .selectFrom('scans')
         .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -123,9 +120,9 @@ async function main() {
       // The load generator stops with requests in flight: the server may have recorded those scans and sent
       // their 302s after the generator stopped listening, so up to `connections` scans per run can be extra.
       const maxInFlight = CONNECTIONS.reduce((sum, c) => sum + c * ROUNDS, 0);
-      const extra = row.scan_count - redirectsSent;
-      const durable = extra >= 0 && extra <= maxInFlight && Number(rows.n) === row.scan_count;
-      console.log(`302s received from qroute: ${redirectsSent}; scans recorded: ${row.scan_count} (rows ${rows.n}, bots ${row.bot_scan_count})`);
+      const extra = counts.scans - redirectsSent;
+      const durable = extra >= 0 && extra <= maxInFlight && Number(rows.n) === counts.scans;
+      console.log(`302s received from qroute: ${redirectsSent}; scans recorded: ${counts.scans} (rows ${rows.n}, bots ${counts.botScans})`);
       console.log(`every 302 received has its scan: ${durable ? 'yes' : 'NO'} (${extra} scans for requests in flight when the load generator stopped; at most ${maxInFlight})`);
       if (!durable) process.exitCode = 1;
     }

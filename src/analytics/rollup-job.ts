@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema/index.js';
+import { foldScanCounts } from '../codes/scan-counts.js';
 import { type FoldOptions, type FoldResult, foldScans } from './scan-rollup.js';
 
 export interface ScanRollupJob {
@@ -24,8 +25,9 @@ export interface ScanRollupJobOptions {
 export const DEFAULT_ROLLUP_INTERVAL_MS = 5_000;
 
 /**
- * Folds new scans into the hourly rollup every few seconds. Every server instance runs one; the watermark row's
- * lock lets one fold at a time, and the others skip that round.
+ * Folds new scans into the hourly rollup, and scan counter increments into their codes, every few seconds.
+ * Every server instance runs one; the watermark row's lock lets one rollup fold at a time, and the others skip
+ * that round.
  */
 export function createScanRollupJob(options: ScanRollupJobOptions): ScanRollupJob {
   const logger = options.logger.child({ part: 'analytics' });
@@ -37,7 +39,11 @@ export function createScanRollupJob(options: ScanRollupJobOptions): ScanRollupJo
     running ??= (async () => {
       const started = Date.now();
       try {
+        // The codes' counter increments are folded on the same beat (src/codes/scan-counts.ts): reads stay exact
+        // either way; folding keeps what they add up small.
+        const counters = await foldScanCounts(options.db);
         const result = await foldScans(options.db, { ...options.fold, signal: stopping.signal });
+        if (counters > 0) logger.debug({ increments: counters }, 'scan counter increments folded into codes');
         if (result.status === 'waiting') logger.warn({ ...result }, 'scan rollup waited for a scan write that did not finish; next round tries again');
         else if (result.scans > 0) logger.debug({ ...result, ms: Date.now() - started }, 'scans folded into the rollup');
         return result;

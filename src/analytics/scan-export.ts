@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { liveScanCount } from '../codes/scan-counts.js';
 import type { Db } from '../db/schema/index.js';
 import { csvRow } from './csv.js';
 import { type AnalyticsScope, assertScope } from './scope.js';
@@ -65,7 +66,7 @@ async function* accountExport(db: Db, accountId: string, lastId: number, pageSiz
   for (;;) {
     const codes = await db
       .selectFrom('qr_codes')
-      .select(['id', 'name', 'scan_count as scans'])
+      .select(['id', 'name', liveScanCount.as('scans')])
       .where('account_id', '=', accountId)
       .where('id', '>', afterCodeId)
       .orderBy('id')

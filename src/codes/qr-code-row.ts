@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { QrCodesTable } from '../db/schema/qr-codes.js';
 import { errors } from '../errors.js';
 import { idPattern } from '../ids.js';
+import { liveScanCount } from './scan-counts.js';
 
 export interface QrCode {
   id: string;
@@ -14,10 +15,13 @@ export interface QrCode {
   createdAt: Date;
 }
 
-/** The columns every read of a code selects, mapped by `toQrCode`. */
-export const codeColumns = ['id', 'name', 'type', 'slug', 'destination_url', 'scan_count', 'active', 'created_at'] as const;
+/**
+ * The columns every read of a code selects from `qr_codes` (unaliased), mapped by `toQrCode`. The scan count
+ * includes the increments not folded into the row yet (src/codes/scan-counts.ts).
+ */
+export const codeColumns = ['id', 'name', 'type', 'slug', 'destination_url', liveScanCount.as('scan_count'), 'active', 'created_at'] as const;
 
-type CodeRow = Pick<Selectable<QrCodesTable>, (typeof codeColumns)[number]>;
+type CodeRow = Pick<Selectable<QrCodesTable>, 'id' | 'name' | 'type' | 'slug' | 'destination_url' | 'scan_count' | 'active' | 'created_at'>;
 
 export function toQrCode(row: CodeRow): QrCode {
   return {

@@ -7,6 +7,7 @@ import { microsToDate, newId, nowMicros } from '../ids.js';
 import { type Actor, recordDestinationChange } from './destination-history.js';
 import { claimIdempotencyKey, hashRequest, storeIdempotentResponse } from './idempotency.js';
 import { assertCodeId, codeColumns, type QrCode, toQrCode } from './qr-code-row.js';
+import { liveScanCount } from './scan-counts.js';
 import { searchQrCodes } from './code-search.js';
 import { newSlug } from './slugs.js';
 import type { CodeTypeName } from './types/index.js';
@@ -241,7 +242,7 @@ export async function listRecentScans(
   assertCodeId(input.id);
   const code = await db
     .selectFrom('qr_codes')
-    .select('scan_count')
+    .select(liveScanCount.as('scan_count'))
     .where('id', '=', input.id)
     .where('account_id', '=', input.accountId)
     .where('deleted_at', 'is', null)

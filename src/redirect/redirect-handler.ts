@@ -63,8 +63,6 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
         await recorder.record({
           codeId: target.codeId,
           accountId: target.accountId,
-          slug: target.slug,
-          name: target.name,
           at: new Date(),
           device: scanner.device,
           os: scanner.os,

@@ -1,14 +1,11 @@
-import { sql } from 'kysely';
 import type { Database } from '../db/schema/index.js';
+import { executePrepared } from '../db/database.js';
+import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
 import { newId } from '../ids.js';
-import { scanCreatedBody } from '../webhooks/payload.js';
 
 export interface ScanEvent {
   codeId: string;
   accountId: string;
-  /** The code's slug and name when it was scanned: what its webhook reports, even if they change later. */
-  slug: string;
-  name: string;
   at: Date;
   device: string;
   os: string;
@@ -20,82 +17,91 @@ export interface ScanEvent {
 }
 
 /**
- * A batch of scans with everything fixed at the moment it is formed: its id, the webhook delivery id and body of
- * every human scan, and the per-code counter increments. Writing it again (after a failure whose outcome is
- * unknown) sends the same values, so a receiver never sees one scan under two webhook ids.
+ * A batch of scans with everything fixed at the moment it is formed: its id and its rows as the statement reads
+ * them. Writing it again (after a failure whose outcome is unknown) sends the same bytes, and the batch id makes
+ * a second write of a committed batch change nothing.
  */
 export interface PreparedScanBatch {
   id: string;
   size: number;
   scans: readonly ScanEvent[];
-  humans: ScanEvent[];
-  deliveryIds: string[];
-  bodies: string[];
-  /** Code ids in sorted order, so concurrent batches lock counter rows in the same order. */
-  codeIds: string[];
-  humanCounts: number[];
-  botCounts: number[];
+  /** The scans as one JSON array: a single parameter, serialised natively, parsed once by PostgreSQL. */
+  rows: string;
+}
+
+/** One scan as the batch statement reads it (json_to_recordset): short keys, since every scan repeats them. */
+interface ScanRow {
+  c: string;
+  a: string;
+  t: Date;
+  d: string;
+  o: string;
+  b: string;
+  u: string;
+  r: string | null;
+  bot: boolean;
 }
 
 export function prepareScanBatch(scans: readonly ScanEvent[]): PreparedScanBatch {
-  const humans = scans.filter((s) => !s.bot);
-  const counts = new Map<string, { humans: number; bots: number }>();
-  for (const scan of scans) {
-    let count = counts.get(scan.codeId);
-    if (!count) counts.set(scan.codeId, (count = { humans: 0, bots: 0 }));
-    if (scan.bot) count.bots++;
-    else count.humans++;
-  }
-  const codeIds = [...counts.keys()].sort();
-  const deliveryIds = humans.map((s) => newId('whd', s.at.getTime() * 1000));
-  return {
-    id: newId('scb'),
-    size: scans.length,
-    scans,
-    humans,
-    deliveryIds,
-    // Serialised here, once: every attempt of the delivery sends and signs these bytes. Bodies are built for
-    // every human scan; rows are kept only for accounts with an enabled endpoint (the join below).
-    bodies: humans.map((s, i) =>
-      scanCreatedBody({ deliveryId: deliveryIds[i]!, qrCodeId: s.codeId, slug: s.slug, name: s.name, device: s.device, os: s.os, browser: s.browser, at: s.at }),
-    ),
-    codeIds,
-    humanCounts: codeIds.map((id) => counts.get(id)!.humans),
-    botCounts: codeIds.map((id) => counts.get(id)!.bots),
-  };
+  const rows = scans.map(
+    (scan): ScanRow => ({ c: scan.codeId, a: scan.accountId, t: scan.at, d: scan.device, o: scan.os, b: scan.browser, u: scan.destinationUrl, r: scan.referrerHost, bot: scan.bot }),
+  );
+  return { id: newId('scb'), size: scans.length, scans, rows: JSON.stringify(rows) };
 }
 
 /**
- * One statement, so one transaction and one round trip: the batch id, scan rows, outbox rows and counters commit
- * together. The batch id goes first with `on conflict do nothing`; when it is already there (an earlier write
- * of this batch committed although its answer was lost), every other part sees no row and writes nothing.
+ * One statement, so one transaction and one round trip: the batch id, scan rows, outbox rows and counter
+ * increments commit together. The batch id goes first with `on conflict do nothing`; when it is already there
+ * (an earlier write of this batch committed although its answer was lost), every other part sees no row and
+ * writes nothing, so no scan is counted twice and a receiver never sees one scan under two webhook ids.
+ *
+ * Webhook deliveries are made here, only for scans whose account has an enabled endpoint (decided in the same
+ * transaction, so a webhook set a moment ago is never missed): the scan path builds no id and no body for
+ * accounts without one. The delivery id is newId's format made in SQL (qroute_new_id, stamped with the scan's
+ * time); the body's bytes are what JSON.stringify gives for `scanCreatedBody` (src/webhooks/payload.ts; a test
+ * compares them), with the code's slug and name as committed when the scan is.
+ * Counters grow by appended increments (no row lock on the code), folded into qr_codes by src/codes/scan-counts.ts.
+ * The statement itself notifies the webhook workers, and only when it queued a delivery (see the migration
+ * 20261124T0000-scan-count-increments).
  */
-export async function writeScanBatch(db: Database, batch: PreparedScanBatch): Promise<void> {
-  const { humans } = batch;
-  await sql`
+export const WRITE_SCAN_BATCH = {
+  name: 'qroute_write_scan_batch_v2',
+  text: `
     with batch as (
-      insert into scan_batches (id) values (${batch.id}) on conflict do nothing returning id
+      insert into scan_batches (id) values ($1) on conflict do nothing returning id
+    ),
+    s as materialized (
+      select s.* from json_to_recordset($2::json) as s(c text, a text, t text, d text, o text, b text, u text, r text, bot boolean)
+      where exists (select from batch)
     ),
     inserted as (
       insert into scans (qr_code_id, created_at, device, os, browser, destination_url, referrer_host)
-      select s.* from unnest(
-        ${humans.map((s) => s.codeId)}::text[], ${humans.map((s) => s.at)}::timestamptz[],
-        ${humans.map((s) => s.device)}::text[], ${humans.map((s) => s.os)}::text[],
-        ${humans.map((s) => s.browser)}::text[], ${humans.map((s) => s.destinationUrl)}::text[],
-        ${humans.map((s) => s.referrerHost)}::text[]) as s
-      where exists (select from batch)
-      returning 1
+      select c, t::timestamptz, d, o, b, u, r from s where not bot
+    ),
+    deliveries as (
+      select qroute_new_id('whd', (extract(epoch from s.t::timestamptz) * 1000000)::bigint) as id, s.a, s.c, s.t, s.d, s.o, s.b, q.slug, q.name
+      from s join webhook_endpoints e on e.account_id = s.a and e.disabled_at is null
+      join qr_codes q on q.id = s.c
+      where not s.bot
     ),
     outbox as (
       insert into webhook_deliveries (id, account_id, qr_code_id, event, body, created_at)
-      select d.id, d.account_id, d.qr_code_id, 'scan.created', d.body, d.at
-      from unnest(${batch.deliveryIds}::text[], ${humans.map((s) => s.accountId)}::text[], ${humans.map((s) => s.codeId)}::text[],
-                  ${batch.bodies}::text[], ${humans.map((s) => s.at)}::timestamptz[]) as d(id, account_id, qr_code_id, body, at)
-      join webhook_endpoints e on e.account_id = d.account_id and e.disabled_at is null
-      where exists (select from batch)
+      select id, a, c, 'scan.created',
+        '{"event":"scan.created","qrCodeId":' || to_json(c)::text || ',"slug":' || to_json(slug)::text ||
+        ',"name":' || to_json(name)::text || ',"device":' || to_json(d)::text || ',"os":' || to_json(o)::text ||
+        ',"browser":' || to_json(b)::text || ',"id":' || to_json(id)::text || ',"createdAt":' || to_json(t)::text || '}',
+        t::timestamptz
+      from deliveries
+      returning 1
+    ),
+    counted as (
+      insert into qr_code_scan_increments (qr_code_id, scans, bot_scans)
+      select c, count(*) filter (where not bot), count(*) filter (where bot) from s group by c
     )
-    update qr_codes set scan_count = scan_count + c.humans, bot_scan_count = bot_scan_count + c.bots
-    from unnest(${batch.codeIds}::text[], ${batch.humanCounts}::bigint[], ${batch.botCounts}::bigint[]) as c(id, humans, bots)
-    where qr_codes.id = c.id and exists (select from batch)
-  `.execute(db);
+    -- Wakes the webhook workers on commit, only when this batch queued a delivery.
+    select pg_notify('${WEBHOOKS_DUE_CHANNEL}', '') from (select from outbox limit 1) as queued`,
+};
+
+export async function writeScanBatch(db: Database, batch: PreparedScanBatch): Promise<void> {
+  await executePrepared(db, WRITE_SCAN_BATCH, [batch.id, batch.rows]);
 }

@@ -10,6 +10,12 @@ export interface ScanRecorderOptions {
   /** Most scans written in one transaction. */
   maxBatch: number;
   /**
+   * Live batches written at once, each on its own connection. One at a time leaves every scan waiting for a
+   * whole round trip and WAL flush of the batch before it; several overlap, and PostgreSQL flushes their commits
+   * together.
+   */
+  maxConcurrentBatches: number;
+  /**
    * Scans waiting for their commit (each holds a request open). Past it, new scans are answered at once and
    * kept in memory, as during an outage, rather than queueing without end behind a slow database.
    */
@@ -28,6 +34,7 @@ export interface ScanRecorderOptions {
 
 export const DEFAULT_SCAN_RECORDER_OPTIONS: ScanRecorderOptions = {
   maxBatch: 500,
+  maxConcurrentBatches: 2,
   maxWaiting: 10_000,
   maxBuffered: 100_000,
   retryDelayMs: 1_000,
@@ -67,7 +74,7 @@ const POISON_AFTER_FAILURES = 3;
  */
 export class ScanRecorder {
   private waiting: Waiting[] = [];
-  private liveWriteInFlight = false;
+  private liveWritesInFlight = 0;
   private live = true;
   /** Scans answered without a commit, not yet sealed into a batch. */
   private unsealed: ScanEvent[] = [];
@@ -116,7 +123,7 @@ export class ScanRecorder {
   async stop(timeoutMs: number): Promise<number> {
     this.stopped = true;
     const deadline = Date.now() + timeoutMs;
-    while ((this.liveWriteInFlight || this.waiting.length > 0 || this.backlog > 0) && Date.now() < deadline) {
+    while ((this.liveWritesInFlight > 0 || this.waiting.length > 0 || this.backlog > 0) && Date.now() < deadline) {
       this.drain();
       await Promise.race([this.draining, delay(Math.min(50, Math.max(0, deadline - Date.now())))]);
     }
@@ -128,13 +135,13 @@ export class ScanRecorder {
     return left;
   }
 
-  /** Starts the next live batch when none is being written. */
+  /** Starts the next live batch when a write slot is free. */
   private pump(): void {
-    if (this.liveWriteInFlight || this.waiting.length === 0) return;
+    if (this.liveWritesInFlight >= this.options.maxConcurrentBatches || this.waiting.length === 0) return;
     const taken = this.waiting.splice(0, this.options.maxBatch);
-    this.liveWriteInFlight = true;
+    this.liveWritesInFlight++;
     void this.writeLive(taken).finally(() => {
-      this.liveWriteInFlight = false;
+      this.liveWritesInFlight--;
       if (this.live) this.pump();
       else this.releaseWaiting();
     });

@@ -8,6 +8,7 @@ import type { TestDatabase } from '../support/database.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import { IPHONE_SAFARI, scan } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
+import { scanCountsOf } from '../../src/codes/scan-counts.js';
 
 const WINDOWS_CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -41,8 +42,8 @@ describe('analytics in a browser', () => {
     // Scans through the real short URL: the bot is redirected but counted apart, with no row of its own.
     for (const userAgent of [IPHONE_SAFARI, IPHONE_SAFARI, WINDOWS_CHROME, GOOGLEBOT]) expect(await scan(app, code.slug, { userAgent })).toBe(302);
     await expect
-      .poll(async () => database.db.selectFrom('qr_codes').select(['scan_count', 'bot_scan_count']).where('id', '=', code.id).executeTakeFirstOrThrow())
-      .toEqual({ scan_count: 3, bot_scan_count: 1 });
+      .poll(() => scanCountsOf(database.db, code.id))
+      .toEqual({ scans: 3, botScans: 1 });
 
     const watched = await watchedContext(browser);
     const page = await watched.newPage();

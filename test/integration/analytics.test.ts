@@ -26,7 +26,7 @@ afterAll(async () => {
   await database?.destroy();
 });
 beforeEach(async () => {
-  await sql`truncate accounts, qr_codes, scans, scan_batches, scan_hourly, account_scan_hourly cascade`.execute(database.db);
+  await sql`truncate accounts, qr_codes, qr_code_scan_increments, scans, scan_batches, scan_hourly, account_scan_hourly cascade`.execute(database.db);
   await sql`update scan_rollup_state set folded_through_id = 0`.execute(database.db);
 });
 
@@ -58,8 +58,6 @@ async function record(target: Code, times: Array<string | Date>, fields: ScanFie
   const scans = times.map((at) => ({
     codeId: target.id,
     accountId: target.accountId,
-    slug: target.slug,
-    name: target.name,
     at: new Date(at),
     device: 'mobile',
     os: 'iOS',

@@ -8,6 +8,7 @@ import { createTestAccount, startTestApp, type TestAccount, type TestApp } from 
 import { storedExample } from '../support/code-type-examples.js';
 import { pdf, png, storeSampleFile } from '../support/sample-files.js';
 import { deleteFile, findLiveFile } from '../../src/files/file-records.js';
+import { scanCountsOf } from '../../src/codes/scan-counts.js';
 
 const ANDROID_CHROME = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -42,9 +43,8 @@ function get(path: string, init: { method?: string; userAgent?: string } = {}) {
 }
 
 async function counts(codeId: string) {
-  const code = await database.db.selectFrom('qr_codes').select(['scan_count', 'bot_scan_count']).where('id', '=', codeId).executeTakeFirstOrThrow();
   const outbox = await database.db.selectFrom('webhook_deliveries').select('id').where('qr_code_id', '=', codeId).execute();
-  return { humans: code.scan_count, outbox: outbox.length };
+  return { humans: (await scanCountsOf(database.db, codeId)).scans, outbox: outbox.length };
 }
 
 /** What each page type's short URL answers a phone with: content type and a text the page must show. */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
+import { scanCountsOf } from '../../src/codes/scan-counts.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -141,8 +142,7 @@ describe('GET /r/<slug>', () => {
       expect(res.status, path).toBe(404);
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
-    const rows = await database.db.selectFrom('qr_codes').select(['scan_count']).where('id', '=', code.id).executeTakeFirstOrThrow();
-    expect(rows.scan_count).toBe(1 + answered);
+    expect((await scanCountsOf(database.db, code.id)).scans).toBe(1 + answered);
   });
 
   it('resolves a code created on another instance straight away', async () => {
@@ -179,15 +179,14 @@ describe('user agents', () => {
     const res = await scan(app, `/r/${code.slug}`, { userAgent });
     expect(res.status).toBe(302); // bots are redirected too
     const recorded = await scans(code.id);
-    const counters = await database.db.selectFrom('qr_codes').select(['scan_count', 'bot_scan_count']).where('id', '=', code.id)
-      .executeTakeFirstOrThrow();
+    const counters = await scanCountsOf(database.db, code.id);
     if (expected === 'bot') {
       expect(recorded).toEqual({ total: 0, data: [] });
-      expect(counters).toEqual({ scan_count: 0, bot_scan_count: 1 });
+      expect(counters).toEqual({ scans: 0, botScans: 1 });
     } else {
       expect(recorded.total).toBe(1);
       expect(recorded.data[0]).toMatchObject(expected);
-      expect(counters).toEqual({ scan_count: 1, bot_scan_count: 0 });
+      expect(counters).toEqual({ scans: 1, botScans: 0 });
     }
   });
 });

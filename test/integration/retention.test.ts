@@ -19,7 +19,7 @@ describe('pruning expired rows', () => {
   });
 
   beforeEach(async () => {
-    await sql`truncate accounts, qr_codes, scans, webhook_deliveries, webhook_attempts, idempotency_keys, write_rate_events, scan_batches cascade`.execute(database.db);
+    await sql`truncate accounts, qr_codes, qr_code_scan_increments, scans, webhook_deliveries, webhook_attempts, idempotency_keys, write_rate_events, scan_batches cascade`.execute(database.db);
     await sql`insert into accounts (id, name, plan) values ('acc_1', 'Acme', 'business')`.execute(database.db);
     await sql`insert into qr_codes (id, account_id, name, slug, destination_url, scan_count, created_at, updated_at)
       values ('qr_1', 'acc_1', 'Poster', 'AAAAAAAA', 'https://example.com', 5, now(), now())`.execute(database.db);

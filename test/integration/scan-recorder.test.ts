@@ -1,12 +1,16 @@
+import { sql } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { createDatabase } from '../../src/db/database.js';
+import { idPattern, newId } from '../../src/ids.js';
 import { freePort } from '../../src/net.js';
 import { CodeLookup } from '../../src/redirect/code-lookup.js';
 import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
 import { DEFAULT_SCAN_RECORDER_OPTIONS, ScanRecorder } from '../../src/redirect/scan-recorder.js';
+import { scanCreatedBody } from '../../src/webhooks/payload.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
@@ -36,8 +40,6 @@ function scanOf(code: { id: string; slug: string }, overrides: Partial<ScanEvent
   return {
     codeId: code.id,
     accountId: owner.accountId,
-    slug: code.slug,
-    name: 'Poster',
     at: new Date(),
     device: 'mobile',
     os: 'iOS',
@@ -50,8 +52,7 @@ function scanOf(code: { id: string; slug: string }, overrides: Partial<ScanEvent
 }
 
 async function scanCount(codeId: string) {
-  const row = await database.db.selectFrom('qr_codes').select('scan_count').where('id', '=', codeId).executeTakeFirstOrThrow();
-  return row.scan_count;
+  return (await scanCountsOf(database.db, codeId)).scans;
 }
 
 async function scanRows(codeId: string) {
@@ -75,7 +76,23 @@ describe('writing a scan batch', () => {
     expect(await scanCount(code.id)).toBe(2);
     expect(await scanRows(code.id)).toHaveLength(2);
     const deliveries = await database.db.selectFrom('webhook_deliveries').select('id').where('qr_code_id', '=', code.id).execute();
-    expect(deliveries.map((d) => d.id).sort()).toEqual([...batch.deliveryIds].sort());
+    expect(deliveries).toHaveLength(2);
+    for (const { id } of deliveries) expect(id).toMatch(idPattern('whd'));
+  });
+
+
+  it('stores the webhook body JSON.stringify gives, byte for byte, whatever the name holds', async () => {
+    const name = 'Caf\u00e9 "quoted" \\ back\u2028 \ud83d\ude00 </script>';
+    const code = await createCode(name);
+    const scan = scanOf(code, { device: 'tablet', os: 'Android', browser: 'Chrome' });
+    await writeScanBatch(database.db, prepareScanBatch([scan]));
+    const [delivery] = await database.db.selectFrom('webhook_deliveries').select(['id', 'body']).where('qr_code_id', '=', code.id).execute();
+    expect(delivery!.id).toMatch(idPattern('whd'));
+    // Stamped with the scan's millisecond, as newId would stamp it.
+    expect(delivery!.id.slice(4, 15)).toBe(newId('whd', scan.at.getTime() * 1000).slice(4, 15));
+    expect(delivery!.body).toBe(
+      scanCreatedBody({ deliveryId: delivery!.id, qrCodeId: code.id, slug: code.slug, name, device: 'tablet', os: 'Android', browser: 'Chrome', at: scan.at }),
+    );
   });
 });
 
@@ -86,12 +103,18 @@ describe('a batch that does not commit in time', () => {
     await phoneScan(stuck.slug); // both cached before the lock
     await phoneScan(other.slug);
 
-    // A real lock: another session holds the stuck code's row, as a long migration or a runaway query would.
+    // A real lock in the way of one batch only: a trigger (this test's own) makes writing the scan from
+    // blocked.example wait for an advisory lock another session holds, as a runaway session holding what a
+    // batch needs would. Batches without that scan go through.
+    await sql`create function wait_for_test_lock() returns trigger language plpgsql as $$
+      begin perform pg_advisory_xact_lock(4242); return new; end $$`.execute(database.db);
+    await sql`create trigger scans_wait_for_test_lock before insert on scans for each row
+      when (new.referrer_host = 'blocked.example') execute function wait_for_test_lock()`.execute(database.db);
     const locker = new pg.Client({ connectionString: database.connectionString });
     await locker.connect();
     try {
       await locker.query('begin');
-      await locker.query('select 1 from qr_codes where id = $1 for update', [stuck.id]);
+      await locker.query('select pg_advisory_xact_lock(4242)');
       const blocked = await phoneScan(stuck.slug, 'https://blocked.example/');
       expect(blocked.status).toBe(302); // answered after the commit timeout, not when the lock goes
       expect(app.redirect.recorder.isLive).toBe(false);
@@ -107,6 +130,8 @@ describe('a batch that does not commit in time', () => {
     } finally {
       await locker.query('rollback');
       await locker.end();
+      await sql`drop trigger scans_wait_for_test_lock on scans`.execute(database.db);
+      await sql`drop function wait_for_test_lock()`.execute(database.db);
     }
     await expect.poll(() => app.redirect.recorder.backlog, { timeout: 10_000 }).toBe(0);
     expect(await scanCount(stuck.id)).toBe(12);
@@ -140,7 +165,8 @@ describe('a scan the database refuses whatever happens', () => {
   it('is dropped on its own, counted and logged, and the scans around it are written', async () => {
     const code = await createCode();
     const recorder = new ScanRecorder(database.db, silent, { ...DEFAULT_SCAN_RECORDER_OPTIONS, retryDelayMs: 20 });
-    const refused = scanOf({ id: 'qr_ZZZZZZZZZZZZZZZZZZZZZZZZZZ', slug: 'ZZZZZZZZ' }); // no such code: a foreign key violation
+    // A NUL character: PostgreSQL text cannot hold it (22P05, a data exception), whatever batch it is in.
+    const refused = scanOf(code, { device: 'mobile\u0000' });
     try {
       await Promise.all([...Array.from({ length: 7 }, () => recorder.record(scanOf(code))), recorder.record(refused)]);
       await expect.poll(() => recorder.backlog, { timeout: 10_000 }).toBe(0);

@@ -13,6 +13,7 @@ import * as scanHourlyByHour from './20261123T1800-scan-hourly-by-hour.js';
 import * as codeContent from './20261123T1900-code-content.js';
 import * as files from './20261123T1950-files.js';
 import * as designsImportsBranding from './20261123T2000-designs-imports-branding.js';
+import * as scanCountIncrements from './20261124T0000-scan-count-increments.js';
 
 /** Every migration, listed explicitly in order, so a build never depends on reading a directory at run time. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '20261123T1900-code-content': codeContent,
   '20261123T1950-files': files,
   '20261123T2000-designs-imports-branding': designsImportsBranding,
+  '20261124T0000-scan-count-increments': scanCountIncrements,
 };
 
 export const migrationProvider: MigrationProvider = {

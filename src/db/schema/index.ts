@@ -13,7 +13,7 @@ import type {
   SessionsTable,
   UsersTable,
 } from './people.js';
-import type { QrCodesTable } from './qr-codes.js';
+import type { QrCodeScanIncrementsTable, QrCodesTable } from './qr-codes.js';
 import type { ScanBatchesTable } from './scan-batches.js';
 import type { AccountScanHourlyTable, ScanHourlyTable, ScanRollupStateTable } from './scan-rollup.js';
 import type { ScansTable } from './scans.js';
@@ -24,6 +24,7 @@ export interface DatabaseSchema {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   qr_codes: QrCodesTable;
+  qr_code_scan_increments: QrCodeScanIncrementsTable;
   scans: ScansTable;
   scan_batches: ScanBatchesTable;
   write_rate_events: WriteRateEventsTable;

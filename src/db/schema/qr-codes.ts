@@ -22,3 +22,13 @@ export interface QrCodesTable {
   updated_at: Date;
   deleted_at: Date | null;
 }
+
+/**
+ * Scan counter increments not yet folded into qr_codes (src/codes/scan-counts.ts): one row per code per scan
+ * batch, appended without locking the code's row.
+ */
+export interface QrCodeScanIncrementsTable {
+  qr_code_id: string;
+  scans: number;
+  bot_scans: number;
+}
