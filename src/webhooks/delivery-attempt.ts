@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { Db } from '../db/schema/index.js';
-import type { ClaimedDelivery } from './outbox.js';
+import { type ClaimedDelivery, runPrepared } from './outbox.js';
 import { nextRetryDelay, type RetryPolicy } from './retry-schedule.js';
 import type { SecretBox } from './secret-box.js';
 import type { SendResult, WebhookSender } from './sender.js';
@@ -267,7 +267,7 @@ export async function recordAttemptBatch(
   entries: ReadonlyArray<{ delivery: ClaimedDelivery; record: AttemptRecord }>,
 ): Promise<Set<string>> {
   const column = <T>(pick: (entry: { delivery: ClaimedDelivery; record: AttemptRecord }) => T) => entries.map(pick);
-  const result = await sql<{ id: string }>`
+  const rows = await runPrepared(db, 'webhook-record-batch', sql<{ id: string }>`
     with input as (
       select * from unnest(
         ${column((e) => e.delivery.id)}::text[], ${column((e) => e.record.attemptNumber)}::int[],
@@ -302,6 +302,6 @@ export async function recordAttemptBatch(
       where e.account_id in (select account_id from delivery where succeeded) and e.consecutive_failures <> 0
     )
     select id from delivery
-  `.execute(db);
-  return new Set(result.rows.map((row) => row.id));
+  `);
+  return new Set(rows.map((row) => row.id));
 }
