@@ -44,7 +44,7 @@ async function subscriber(database: TestDatabase, app: TestApp, url: string) {
 }
 
 describe('the worker when the database fails it mid-flight', () => {
-  it('a chained claim that raced the stop and cannot be released is logged, never an unhandled rejection', async () => {
+  it('a claim that raced the stop and cannot be released is logged, never an unhandled rejection', async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
@@ -72,10 +72,10 @@ describe('the worker when the database fails it mid-flight', () => {
     await scan(app, a.code.slug);
     await scan(app, a.code.slug);
     await scan(app, b.code.slug);
-    // One slot per account: the account's second delivery waits, to be chained onto the first one's record.
+    // One slot per account: the account's second delivery waits until the first one's success lets the bound grow.
     await expect.poll(() => chained.ids.length + hanging.ids.length, { timeout: 10_000 }).toBe(2);
 
-    // Hold the first delivery's row so its record waits; the worker asked for a chained claim when it sent it.
+    // Hold the first delivery's row so its record waits; the worker claims the account's second delivery meanwhile.
     const blocker = new pg.Client({ connectionString: database.connectionString });
     await blocker.connect();
     cleanups.push(() => blocker.end());
@@ -85,15 +85,17 @@ describe('the worker when the database fails it mid-flight', () => {
     await expect
       .poll(async () => (await blocker.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows[0].n, { timeout: 10_000 })
       .toBe(1);
+    // The success let the account's bound grow: its second delivery is claimed and sent (and held) meanwhile.
+    await expect.poll(() => chained.ids.length, { timeout: 10_000 }).toBe(2);
 
-    // Stop while the record (and its chained claim) is in flight; the other account's attempt keeps stop waiting.
+    // Stop while the record is in flight; the held attempts keep stop waiting, then are aborted and cannot be released.
     const stopping = app.webhooks!.worker.stop(1_500);
     await blocker.query('commit');
     const stopped = await stopping.then(() => 'resolved', (error: unknown) => error);
     expect(unhandled).toEqual([]);
     expect(stopped).toBe('resolved');
     const rows = await database.db.selectFrom('webhook_deliveries').select(['account_id', 'status', 'claimed_by']).orderBy('id').execute();
-    // The chained delivery stays claimed until its lease ends (then any worker takes it); nothing was lost.
+    // The second delivery stays claimed until its lease ends (then any worker takes it); nothing was lost.
     expect(rows.filter((r) => r.account_id === a.owner.accountId).map((r) => r.status)).toEqual(['succeeded', 'pending']);
     expect(rows.find((r) => r.account_id === a.owner.accountId && r.status === 'pending')!.claimed_by).toBe(app.webhooks!.worker.id);
   });

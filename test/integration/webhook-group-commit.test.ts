@@ -1,0 +1,130 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { type AttemptRecord, recordAttemptBatch } from '../../src/webhooks/delivery-attempt.js';
+import { claimDueDeliveries, type ClaimedDelivery } from '../../src/webhooks/outbox.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { scan } from '../support/scan.js';
+import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
+import { startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+// Each test runs its own database and app, so no other worker takes its rows.
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(tuning: Parameters<typeof startTestApp>[2], overrides: Parameters<typeof startTestApp>[1] = {}) {
+  const database = await createTestDatabase();
+  cleanups.push(() => database.destroy());
+  const app = await startTestApp(database, overrides, tuning);
+  cleanups.push(() => app.close());
+  return { database, app };
+}
+
+async function receiver(): Promise<WebhookReceiver> {
+  const started = await startWebhookReceiver();
+  cleanups.push(() => started.close());
+  return started;
+}
+
+async function subscriber(database: TestDatabase, app: TestApp, url: string) {
+  const owner = await createTestAccount(database.db, app);
+  const settings = await setWebhook(database.db, app.box, { accountId: owner.accountId, url, allowPrivate: true });
+  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
+  return { owner, code: data!.data, secret: settings.secret! };
+}
+
+function record(delivery: ClaimedDelivery, outcome: Partial<AttemptRecord> = {}): { delivery: ClaimedDelivery; record: AttemptRecord } {
+  return {
+    delivery,
+    record: {
+      attemptNumber: delivery.attemptNumber,
+      startedAt: new Date(),
+      status: 'succeeded',
+      retryInMs: undefined,
+      succeeded: true,
+      gone: false,
+      statusCode: 204,
+      latencyMs: 3,
+      error: undefined,
+      responseExcerpt: '',
+      ...outcome,
+    },
+  };
+}
+
+describe('attempt outcomes recorded together (group commit)', () => {
+  it('records every attempt of a burst exactly once, in fewer statements than deliveries', async () => {
+    const { database, app } = await setup({ webhooks: { worker: { pollIntervalMs: 100 } } });
+    const target = await receiver();
+    const { owner, code, secret } = await subscriber(database, app, target.url);
+    for (let i = 0; i < 6; i++) await Promise.all(Array.from({ length: 50 }, () => scan(app, code.slug)));
+
+    await expect
+      .poll(async () => (await sql<{ n: number }>`select count(*)::int as n from webhook_deliveries where account_id = ${owner.accountId} and status = 'succeeded'`.execute(database.db)).rows[0]!.n, { timeout: 20_000 })
+      .toBe(300);
+    const attempts = await sql<{ delivery_id: string; attempt_number: number; status_code: number; attempt_count: number }>`
+      select a.delivery_id, a.attempt_number, a.status_code, d.attempt_count
+      from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.account_id = ${owner.accountId}`.execute(database.db);
+    expect(attempts.rows).toHaveLength(300);
+    expect(new Set(attempts.rows.map((row) => row.delivery_id)).size).toBe(300);
+    expect(attempts.rows.every((row) => row.attempt_number === 1 && row.attempt_count === 1 && row.status_code === 204)).toBe(true);
+    expect(target.received).toHaveLength(300);
+    expect(target.received.every((request) => verifyServiceSignature(request.rawBody, request.headers['x-service-signature'], secret))).toBe(true);
+    const { statements, recorded } = app.webhooks!.worker.recordStats;
+    expect(recorded).toBe(300);
+    expect(statements).toBeLessThan(300);
+  });
+
+  it('records only the outcomes whose claim is still held: a lapsed claim taken by another worker writes nothing', async () => {
+    const { database, app } = await setup({}, { webhookWorker: false });
+    const target = await receiver();
+    const { owner, code } = await subscriber(database, app, target.url);
+    for (let i = 0; i < 3; i++) await scan(app, code.slug);
+    const claim = (workerId: string, leaseMs: number, limit: number) =>
+      claimDueDeliveries(database.db, { workerId, leaseMs, limit, perAccount: limit, busy: new Map(), maxAttempts: 10 });
+
+    // worker-first claims all three with a lease that lapses at once; worker-second then takes one of them over.
+    const first = (await claim('worker-first', 0, 3)).claimed;
+    expect(first).toHaveLength(3);
+    const [takenOver] = (await claim('worker-second', 60_000, 1)).claimed;
+    expect(takenOver!.attemptNumber).toBe(2);
+    const lost = first.find((delivery) => delivery.id === takenOver!.id)!;
+    const [kept, retried] = first.filter((delivery) => delivery.id !== takenOver!.id);
+
+    const recorded = await recordAttemptBatch(database.db, 'worker-first', [
+      record(kept!),
+      record(retried!, { status: 'pending', succeeded: false, statusCode: 500, error: 'HTTP 500', retryInMs: 60_000 }),
+      record(lost),
+    ]);
+    expect([...recorded].sort()).toEqual([kept!.id, retried!.id].sort());
+
+    const rows = await sql<{ id: string; status: string; claimed_by: string | null; attempt_count: number; last_status_code: number | null; attempts: number }>`
+      select d.id, d.status, d.claimed_by, d.attempt_count, d.last_status_code,
+             (select count(*)::int from webhook_attempts a where a.delivery_id = d.id) as attempts
+      from webhook_deliveries d where d.account_id = ${owner.accountId}`.execute(database.db);
+    const byId = new Map(rows.rows.map((row) => [row.id, row]));
+    expect(byId.get(kept!.id)).toMatchObject({ status: 'succeeded', claimed_by: null, attempt_count: 1, last_status_code: 204, attempts: 1 });
+    expect(byId.get(retried!.id)).toMatchObject({ status: 'pending', claimed_by: null, attempt_count: 1, last_status_code: 500, attempts: 1 });
+    // The lapsed claim's late outcome: no attempt row, the row still the second worker's, uncounted by the first.
+    expect(byId.get(lost.id)).toMatchObject({ status: 'pending', claimed_by: 'worker-second', attempt_count: 2, last_status_code: null, attempts: 0 });
+
+    // Recording the same outcomes again (a retried statement) changes nothing: the claims are no longer held.
+    expect((await recordAttemptBatch(database.db, 'worker-first', [record(kept!), record(lost)])).size).toBe(0);
+    expect((await sql<{ n: number }>`select count(*)::int as n from webhook_attempts`.execute(database.db)).rows[0]!.n).toBe(2);
+  });
+
+  it("a success in a batch resets the endpoint's failure streak", async () => {
+    const { database, app } = await setup({}, { webhookWorker: false });
+    const target = await receiver();
+    const { owner, code } = await subscriber(database, app, target.url);
+    await scan(app, code.slug);
+    await sql`update webhook_endpoints set consecutive_failures = 7 where account_id = ${owner.accountId}`.execute(database.db);
+    const [delivery] = (await claimDueDeliveries(database.db, { workerId: 'worker-one', leaseMs: 60_000, limit: 1, perAccount: 1, busy: new Map(), maxAttempts: 10 })).claimed;
+
+    expect((await recordAttemptBatch(database.db, 'worker-one', [record(delivery!)])).size).toBe(1);
+    const endpoint = await database.db.selectFrom('webhook_endpoints').select('consecutive_failures').where('account_id', '=', owner.accountId).executeTakeFirstOrThrow();
+    expect(endpoint.consecutive_failures).toBe(0);
+  });
+});
