@@ -27,11 +27,16 @@ export function createWebhookDelivery(
   // duplicate delivery if PostgreSQL crashes, and waiting for a WAL flush per delivery cut throughput by
   // most of it. Outbox rows are written by the scan path, with synchronous commit, so none is ever lost.
   const db = createDatabase(deps.connectionString, { logger, maxConnections: 8, asyncCommit: true });
-  const sender = new WebhookSender({ allowPrivateAddresses: deps.allowPrivateWebhookUrls, timeouts: tuning.timeouts });
+  const options = { ...DEFAULT_WORKER_OPTIONS, ...tuning.worker };
+  const sender = new WebhookSender({
+    allowPrivateAddresses: deps.allowPrivateWebhookUrls,
+    timeouts: tuning.timeouts,
+    maxSocketsPerReceiver: Math.max(options.perAccountConcurrencyCeiling, options.perAccountConcurrency),
+  });
   const worker = new WebhookWorker(
     { db, box: deps.box, sender, retryPolicy: tuning.retryPolicy ?? { delaysMs: DEFAULT_RETRY_DELAYS_MS, jitter: defaultJitter } },
     logger,
-    { ...DEFAULT_WORKER_OPTIONS, ...tuning.worker },
+    options,
   );
   deps.metrics?.webhooks.watch(worker);
   deps.metrics?.pools.watch('webhooks', db);

@@ -1,6 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import got, { type Got } from 'got';
+import { DEFAULT_ADAPTIVE_LIMIT } from './adaptive-limit.js';
 import { GuardedHttpAgent, GuardedHttpsAgent } from './guarded-agent.js';
 import { parseRetryAfter } from './retry-schedule.js';
 
@@ -38,9 +39,12 @@ export class WebhookSender {
   private readonly http: Got;
   private readonly agents: { http: GuardedHttpAgent; https: GuardedHttpsAgent };
 
-  constructor(options: { allowPrivateAddresses: boolean; timeouts?: SendTimeouts; lookup?: LookupFunction }) {
+  constructor(options: { allowPrivateAddresses: boolean; timeouts?: SendTimeouts; lookup?: LookupFunction; maxSocketsPerReceiver?: number }) {
     const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
-    const agentOptions = { keepAlive: true, maxSockets: 64 };
+    // Agents keep connections per receiver (origin): as many as an account may have in flight at its ceiling, so a
+    // fast receiver is never queued inside the agent, and kept open between deliveries (keep-alive).
+    const maxSockets = options.maxSocketsPerReceiver ?? DEFAULT_ADAPTIVE_LIMIT.ceiling;
+    const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets };
     const guard = { allowPrivateAddresses: options.allowPrivateAddresses, lookup: options.lookup };
     this.agents = { http: new GuardedHttpAgent(agentOptions, guard), https: new GuardedHttpsAgent(agentOptions, guard) };
     this.http = got.extend({
