@@ -78,9 +78,16 @@ export class CodeLookup {
     this.gone = new LRUCache({ max: options.maxGoneEntries });
   }
 
-  async resolve(slug: string): Promise<RedirectTarget> {
+  /** The cached target when it can be trusted now, without a promise (the hot path's usual case). */
+  fresh(slug: string): RedirectTarget | undefined {
     const cached = this.codes.get(slug) ?? this.gone.get(slug);
-    if (cached && this.notificationsLive && cached.expiresAt > this.now()) return cached.target;
+    return cached && this.notificationsLive && cached.expiresAt > this.now() ? cached.target : undefined;
+  }
+
+  async resolve(slug: string): Promise<RedirectTarget> {
+    const fresh = this.fresh(slug);
+    if (fresh) return fresh;
+    const cached = this.codes.peek(slug) ?? this.gone.peek(slug);
     let lookup = this.inFlight.get(slug);
     if (!lookup) {
       lookup = this.load(slug).finally(() => this.inFlight.delete(slug));

@@ -42,7 +42,7 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
         return;
       }
       const slug = normalizeSlug(SHORT_LINK.exec(req.url ?? '')?.[1] ?? '');
-      const target = slug ? await lookup.resolve(slug) : ({ state: 'gone' } as const);
+      const target = slug ? (lookup.fresh(slug) ?? (await lookup.resolve(slug))) : ({ state: 'gone' } as const);
       if (target.state !== 'active') {
         notFound(res, target.state === 'paused' ? NOT_FOUND_PAGES.paused : NOT_FOUND_PAGES.gone);
         observer?.answered(target.state === 'paused' ? 'paused' : 'gone', startedAt);
