@@ -30,6 +30,8 @@ export interface Config {
   scanCommitTimeoutMs: number;
   /** Scans kept in memory while the database cannot take them; past it the oldest are dropped (and logged). */
   scanMemoryLimit: number;
+  /** Scan batches written at once, each on its own connection (SCAN_WRITE_CONCURRENCY). */
+  scanWriteConcurrency: number;
   /** What the pruning job (src/maintenance/) deletes, and how often it runs. */
   retention: RetentionConfig;
   /** QR image reads: the per-account limit (per instance), the render pool and its cache. */
@@ -105,6 +107,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseTimeouts: databaseTimeouts(env),
     scanCommitTimeoutMs: integer(env, 'SCAN_COMMIT_TIMEOUT_MS', 2_000, { min: 100, max: 60_000 }),
     scanMemoryLimit: integer(env, 'SCAN_MEMORY_LIMIT', 100_000, { min: 1_000, max: 10_000_000 }),
+    scanWriteConcurrency: integer(env, 'SCAN_WRITE_CONCURRENCY', 2, { min: 1, max: 16 }),
     retention: {
       webhookDeliveryDays: integer(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30, { min: 1, max: 36_500 }),
       scanDays: optionalInteger(env, 'SCAN_RETENTION_DAYS', { min: 1, max: 36_500 }),

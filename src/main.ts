@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     connectionString: database.connectionString,
     logger,
     metrics,
-    recorder: { commitTimeoutMs: config.scanCommitTimeoutMs, maxBuffered: config.scanMemoryLimit },
+    recorder: { commitTimeoutMs: config.scanCommitTimeoutMs, maxBuffered: config.scanMemoryLimit, maxConcurrentBatches: config.scanWriteConcurrency },
   });
   await redirect.start();
   const webhooks = config.webhookWorker

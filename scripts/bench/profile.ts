@@ -9,9 +9,10 @@
  *   - the node functions with the most self time (from the CPU profile), in microseconds per scan.
  *
  * Env: PROFILE_SECONDS (default 10), PROFILE_CONNECTIONS (default 100), PROFILE_WEBHOOK=1 (the account has a
- * webhook endpoint, pointing at a receiver here that answers 204, and the worker runs in the server).
+ * webhook endpoint, pointing at a receiver here that answers 204, and the worker runs in the server),
+ * PROFILE_PERF=1 (also `perf record` both sides; needs Debian's linux-perf).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -35,6 +36,8 @@ import { fmt, killAll, load, start, stop, waitFor } from './processes.js';
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS ?? 100);
 const WEBHOOK = process.env.PROFILE_WEBHOOK === '1';
+/** PROFILE_PERF=1: also sample CPU with `perf record` (Debian's linux-perf) in qroute and PostgreSQL. */
+const PERF = process.env.PROFILE_PERF === '1';
 const CLOCK_TICKS_PER_SECOND = 100;
 
 async function main() {
@@ -68,7 +71,7 @@ async function main() {
       await setWebhook(db, new SecretBox(key), { accountId: account.id, url, allowPrivate: true });
     }
     const port = await freePort();
-    const qroute = start('qroute', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, 'dist/src/main.js'], {
+    const qroute = start('qroute', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...(PERF ? ['--perf-basic-prof'] : []), 'dist/src/main.js'], {
       DATABASE_URL: postgres.connectionString(),
       WEBHOOK_SECRET_KEY: key.toString('base64'),
       ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
@@ -81,7 +84,10 @@ async function main() {
     await load(target, CONNECTIONS, 2); // warm-up: JIT, caches, pool
     await sql`select pg_stat_statements_reset()`.execute(superuser);
     const cpuBefore = { node: await processTicks([qroute.pid!]), postgres: await processTicks(await postgresPids(dataDir)) };
+    const perfData = path.join(dataDir, 'perf.data');
+    const perf = PERF ? spawn('perf', ['record', '-q', '-e', 'cpu-clock', '-F', '2000', '-o', perfData, '-p', [qroute.pid!, ...(await postgresPids(dataDir))].join(','), '--', 'sleep', String(SECONDS)], { stdio: 'inherit' }) : undefined;
     const result = await load(target, CONNECTIONS, SECONDS);
+    if (perf) await new Promise((resolve) => perf.once('exit', resolve));
     const cpuAfter = { node: await processTicks([qroute.pid!]), postgres: await processTicks(await postgresPids(dataDir)) };
     const scans = result.statusCounts['302'] ?? 0;
     const perScan = (ticks: number) => ((ticks / CLOCK_TICKS_PER_SECOND) * 1e6) / scans;
@@ -109,10 +115,19 @@ async function main() {
     for (const row of plan.rows) console.log(`  ${row['QUERY PLAN']}`);
 
     await stop(qroute);
+    if (PERF) {
+      // CPU samples (not wall time, unlike node's profiler, which charges a descheduled thread to its syscall), kernel
+      // included, for qroute and every PostgreSQL process: what a scan really costs, function by function.
+      console.log('\nperf: CPU samples by process and symbol, kernel included (>= 0.7%)');
+      const report = execFileSync('perf', ['report', '-i', perfData, '--stdio', '--no-children', '--sort', 'comm,sym', '--percent-limit', '0.7'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      console.log(report.split('\n').filter((line) => line.trim() && !line.startsWith('#')).join('\n'));
+    }
     const [profileFile] = await fs.readdir(profileDir);
     const profile = JSON.parse(await fs.readFile(path.join(profileDir, profileFile!), 'utf8')) as CpuProfile;
     console.log('\nqroute self time by function (CPU profile, whole run incl. start-up and warm-up; µs per measured scan)');
     for (const [name, micros] of selfTimes(profile).slice(0, 25)) console.log(`${(micros / scans).toFixed(2).padStart(8)}  ${name}`);
+    console.log('\nqroute total time (self and callees) of its own functions, µs per measured scan');
+    for (const [name, micros] of totalTimes(profile).filter(([name]) => name.includes('dist/src/')).slice(0, 20)) console.log(`${(micros / scans).toFixed(2).padStart(8)}  ${name}`);
   } finally {
     killAll();
     receiver.close();
@@ -124,7 +139,7 @@ async function main() {
 }
 
 interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  nodes: Array<{ id: number; children?: number[]; callFrame: { functionName: string; url: string; lineNumber: number } }>;
   samples: number[];
   timeDeltas: number[];
 }
@@ -134,12 +149,33 @@ function selfTimes(profile: CpuProfile): Array<[string, number]> {
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const totals = new Map<string, number>();
   profile.samples.forEach((id, index) => {
-    const frame = byNode.get(id)!.callFrame;
-    const file = frame.url.replace(/^.*\/(node_modules\/|dist\/)/, '$1');
-    const name = `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
+    const name = frameName(byNode.get(id)!.callFrame);
     totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[index] ?? 0));
   });
   return [...totals].sort((a, b) => b[1] - a[1]);
+}
+
+/** Time in each function and everything it called (a recursive function counted once per sample), largest first. */
+function totalTimes(profile: CpuProfile): Array<[string, number]> {
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const totals = new Map<string, number>();
+  profile.samples.forEach((id, index) => {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const name = frameName(byNode.get(at)!.callFrame);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[index] ?? 0));
+    }
+  });
+  return [...totals].sort((a, b) => b[1] - a[1]);
+}
+
+function frameName(frame: { functionName: string; url: string; lineNumber: number }): string {
+  const file = frame.url.replace(/^.*\/(node_modules\/|dist\/)/, '$1');
+  return `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
 }
 
 /** utime + stime of these processes, in clock ticks. */
