@@ -15,7 +15,7 @@ import { createMetricsHandler, type Metrics } from './metrics/index.js';
 import { createQrImages, type QrImages } from './qr/index.js';
 import { CONTRACT_PATH, DOCS_DIR } from './paths.js';
 import { isShortLinkPath, type Redirect } from './redirect/index.js';
-import { securityHeaders, securityHeadersMiddleware, setSecurityHeaders } from './security-headers.js';
+import { securityHeaders, securityHeadersMiddleware } from './security-headers.js';
 import type { SecretBox } from './webhooks/secret-box.js';
 
 export interface AppDependencies {
@@ -103,10 +103,8 @@ export function createApp({ config, db, logger, box, images: givenImages, metric
 export function createRequestListener(api: Express, redirect: Redirect['handler']): RequestListener {
   const headers = api.locals.securityHeaders as ReturnType<typeof securityHeaders>;
   return (req, res) => {
-    if (isShortLinkPath(req.url)) {
-      setSecurityHeaders(res, headers);
-      void redirect(req, res);
-    } else api(req, res);
+    if (isShortLinkPath(req.url)) void redirect(req, res, headers);
+    else api(req, res);
   };
 }
 

@@ -33,18 +33,22 @@ export interface RedirectDependencies {
  * commit (group commit), answer 302. Never cacheable, never indexed, never 301: the destination can change.
  */
 export function createRedirectHandler({ lookup, recorder, classifier, logger, observer, photos }: RedirectDependencies) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  /**
+   * `security`: the headers every response of the service carries (src/security-headers.ts). They go into the one
+   * writeHead of each answer: a header set before writeHead sends node down its slower path for all of them.
+   */
+  return async (req: IncomingMessage, res: ServerResponse, security: Readonly<Record<string, string>>): Promise<void> => {
     const startedAt = performance.now();
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
-        res.writeHead(405, { Allow: 'GET, HEAD', 'Cache-Control': 'no-store', 'Content-Length': 0 }).end();
+        res.writeHead(405, { ...security, Allow: 'GET, HEAD', 'Cache-Control': 'no-store', 'Content-Length': 0 }).end();
         observer?.answered('method_not_allowed', startedAt);
         return;
       }
       const slug = normalizeSlug(SHORT_LINK.exec(req.url ?? '')?.[1] ?? '');
       const target = slug ? (lookup.fresh(slug) ?? (await lookup.resolve(slug))) : ({ state: 'gone' } as const);
       if (target.state !== 'active') {
-        notFound(res, target.state === 'paused' ? NOT_FOUND_PAGES.paused : NOT_FOUND_PAGES.gone);
+        notFound(res, security, target.state === 'paused' ? NOT_FOUND_PAGES.paused : NOT_FOUND_PAGES.gone);
         observer?.answered(target.state === 'paused' ? 'paused' : 'gone', startedAt);
         return;
       }
@@ -52,7 +56,7 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
       const download = page ? await landingDownload(target, req.url, photos) : undefined;
       if (download) {
         // The card or calendar file linked from a landing page: its scan was counted when the page was opened.
-        answer(res, 200, download);
+        answer(res, security, 200, download);
         observer?.answered('redirected', startedAt);
         return;
       }
@@ -73,11 +77,12 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
         });
       }
       if (page) {
-        answer(res, 200, await landingPage(target, new Date(), photos));
+        answer(res, security, 200, await landingPage(target, new Date(), photos));
         observer?.answered('redirected', startedAt);
         return;
       }
       res.writeHead(302, {
+        ...security,
         Location: location,
         'Cache-Control': 'private, no-store',
         'X-Robots-Tag': 'noindex',
@@ -89,7 +94,7 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
     } catch (error) {
       logger.error({ err: error, url: req.url }, 'redirect failed');
       if (!res.headersSent) {
-        res.writeHead(503, { 'Cache-Control': 'no-store', 'Retry-After': '1', 'Content-Type': 'text/plain' });
+        res.writeHead(503, { ...security, 'Cache-Control': 'no-store', 'Retry-After': '1', 'Content-Type': 'text/plain' });
       }
       res.end('Temporarily unavailable, please scan again.');
       observer?.answered('unavailable', startedAt);
@@ -98,8 +103,9 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
 }
 
 /** A landing page or its file: never cached (the content can change after printing), never indexed. */
-function answer(res: ServerResponse, status: number, { headers, body }: LandingAnswer): void {
+function answer(res: ServerResponse, security: Readonly<Record<string, string>>, status: number, { headers, body }: LandingAnswer): void {
   res.writeHead(status, {
+    ...security,
     ...headers,
     'Cache-Control': 'private, no-store',
     'X-Robots-Tag': 'noindex',
@@ -109,8 +115,9 @@ function answer(res: ServerResponse, status: number, { headers, body }: LandingA
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
-function notFound(res: ServerResponse, body: Buffer): void {
+function notFound(res: ServerResponse, security: Readonly<Record<string, string>>, body: Buffer): void {
   res.writeHead(404, {
+    ...security,
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': body.length,
     'Cache-Control': 'no-store',
