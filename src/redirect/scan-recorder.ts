@@ -10,11 +10,14 @@ export interface ScanRecorderOptions {
   /** Most scans written in one transaction. */
   maxBatch: number;
   /**
-   * Live batches written at once, each on its own connection. One at a time leaves every scan waiting for a
-   * whole round trip and WAL flush of the batch before it; several overlap, and PostgreSQL flushes their commits
-   * together.
+   * Live batches written at once, each on its own connection. A batch starts beside one in flight only under
+   * light load (fewer than `overlapBelow` scans in flight and waiting), where overlapping cuts each scan's wait
+   * for the commit before its own, or when a full batch is waiting. In between, scans wait for the batch in
+   * flight: fewer, larger batches cost PostgreSQL less per scan (measured at 100 connections: 12.6 µs of
+   * PostgreSQL CPU per scan with batches of about 48, 19 µs with two overlapping batches of about 24).
    */
   maxConcurrentBatches: number;
+  overlapBelow: number;
   /**
    * Scans waiting for their commit (each holds a request open). Past it, new scans are answered at once and
    * kept in memory, as during an outage, rather than queueing without end behind a slow database.
@@ -35,6 +38,7 @@ export interface ScanRecorderOptions {
 export const DEFAULT_SCAN_RECORDER_OPTIONS: ScanRecorderOptions = {
   maxBatch: 500,
   maxConcurrentBatches: 2,
+  overlapBelow: 16,
   maxWaiting: 10_000,
   maxBuffered: 100_000,
   retryDelayMs: 1_000,
@@ -75,6 +79,7 @@ const POISON_AFTER_FAILURES = 3;
 export class ScanRecorder {
   private waiting: Waiting[] = [];
   private liveWritesInFlight = 0;
+  private liveScansInFlight = 0;
   private live = true;
   /** Scans answered without a commit, not yet sealed into a batch. */
   private unsealed: ScanEvent[] = [];
@@ -135,16 +140,22 @@ export class ScanRecorder {
     return left;
   }
 
-  /** Starts the next live batch when a write slot is free. */
+  /** Starts the next live batch when a write slot is free and overlapping pays (see `maxConcurrentBatches`). */
   private pump(): void {
-    if (this.liveWritesInFlight >= this.options.maxConcurrentBatches || this.waiting.length === 0) return;
-    const taken = this.waiting.splice(0, this.options.maxBatch);
-    this.liveWritesInFlight++;
-    void this.writeLive(taken).finally(() => {
-      this.liveWritesInFlight--;
-      if (this.live) this.pump();
-      else this.releaseWaiting();
-    });
+    const { maxConcurrentBatches, overlapBelow, maxBatch } = this.options;
+    while (this.liveWritesInFlight < maxConcurrentBatches && this.waiting.length > 0) {
+      const lightLoad = this.liveScansInFlight + this.waiting.length < overlapBelow;
+      if (this.liveWritesInFlight > 0 && !lightLoad && this.waiting.length < maxBatch) return;
+      const taken = this.waiting.splice(0, maxBatch);
+      this.liveWritesInFlight++;
+      this.liveScansInFlight += taken.length;
+      void this.writeLive(taken).finally(() => {
+        this.liveWritesInFlight--;
+        this.liveScansInFlight -= taken.length;
+        if (this.live) this.pump();
+        else this.releaseWaiting();
+      });
+    }
   }
 
   private async writeLive(taken: Waiting[]): Promise<void> {

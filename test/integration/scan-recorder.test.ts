@@ -67,6 +67,30 @@ function phoneScan(slug: string, referer?: string) {
   });
 }
 
+/**
+ * A real lock in the way of the batches holding a scan from `host`: a trigger (the test's own) makes writing that
+ * scan wait for an advisory lock another session holds, as a runaway session holding what a batch needs would.
+ * Batches without such a scan go through. `release` ends the lock and removes the trigger.
+ */
+async function blockScansFrom(host: string) {
+  await sql`create function wait_for_test_lock() returns trigger language plpgsql as $$
+    begin perform pg_advisory_xact_lock(4242); return new; end $$`.execute(database.db);
+  await sql`create trigger scans_wait_for_test_lock before insert on scans for each row
+    when (new.referrer_host = ${sql.lit(host)}) execute function wait_for_test_lock()`.execute(database.db);
+  const locker = new pg.Client({ connectionString: database.connectionString });
+  await locker.connect();
+  await locker.query('begin');
+  await locker.query('select pg_advisory_xact_lock(4242)');
+  return {
+    release: async () => {
+      await locker.query('rollback');
+      await locker.end();
+      await sql`drop trigger scans_wait_for_test_lock on scans`.execute(database.db);
+      await sql`drop function wait_for_test_lock()`.execute(database.db);
+    },
+  };
+}
+
 describe('writing a scan batch', () => {
   it('records its scans, counts and webhooks once, however often the same batch is written', async () => {
     const code = await createCode();
@@ -96,6 +120,31 @@ describe('writing a scan batch', () => {
   });
 });
 
+describe('a batch that is slow to commit', () => {
+  it('does not hold up a scan that arrives meanwhile: under light load a second batch is written beside it', async () => {
+    const stuck = await createCode('Stuck');
+    const other = await createCode('Other');
+    const recorder = new ScanRecorder(database.db, silent, { ...DEFAULT_SCAN_RECORDER_OPTIONS, commitTimeoutMs: 60_000 });
+    const blocked = await blockScansFrom('slow.example');
+    let slowCommitted = false;
+    try {
+      const slow = recorder.record(scanOf(stuck, { referrerHost: 'slow.example' })).then(() => (slowCommitted = true));
+      // Its batch is in the database, waiting for the lock.
+      await expect.poll(async () => (await sql<{ n: number }>`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`.execute(database.db)).rows[0]!.n).toBe(1);
+      await recorder.record(scanOf(other, { referrerHost: 'meanwhile.example' }));
+      expect((await scanRows(other.id)).map((r) => r.referrer_host)).toEqual(['meanwhile.example']);
+      expect(slowCommitted).toBe(false);
+      expect(recorder.isLive).toBe(true);
+      await blocked.release();
+      await slow;
+      expect(await scanRows(stuck.id)).toHaveLength(1);
+    } finally {
+      await blocked.release().catch(() => undefined);
+      await recorder.stop(5_000);
+    }
+  });
+});
+
 describe('a batch that does not commit in time', () => {
   it('answers its scans, commits other codes\' scans before their 302 while it waits, and counts every scan once', async () => {
     const stuck = await createCode('Stuck');
@@ -103,20 +152,10 @@ describe('a batch that does not commit in time', () => {
     await phoneScan(stuck.slug); // both cached before the lock
     await phoneScan(other.slug);
 
-    // A real lock in the way of one batch only: a trigger (this test's own) makes writing the scan from
-    // blocked.example wait for an advisory lock another session holds, as a runaway session holding what a
-    // batch needs would. Batches without that scan go through.
-    await sql`create function wait_for_test_lock() returns trigger language plpgsql as $$
-      begin perform pg_advisory_xact_lock(4242); return new; end $$`.execute(database.db);
-    await sql`create trigger scans_wait_for_test_lock before insert on scans for each row
-      when (new.referrer_host = 'blocked.example') execute function wait_for_test_lock()`.execute(database.db);
-    const locker = new pg.Client({ connectionString: database.connectionString });
-    await locker.connect();
+    const blocked = await blockScansFrom('blocked.example');
     try {
-      await locker.query('begin');
-      await locker.query('select pg_advisory_xact_lock(4242)');
-      const blocked = await phoneScan(stuck.slug, 'https://blocked.example/');
-      expect(blocked.status).toBe(302); // answered after the commit timeout, not when the lock goes
+      const answer = await phoneScan(stuck.slug, 'https://blocked.example/');
+      expect(answer.status).toBe(302); // answered after the commit timeout, not when the lock goes
       expect(app.redirect.recorder.isLive).toBe(false);
       const meanwhile = await Promise.all(Array.from({ length: 10 }, () => phoneScan(stuck.slug)));
       expect(meanwhile.every((res) => res.status === 302)).toBe(true);
@@ -128,10 +167,7 @@ describe('a batch that does not commit in time', () => {
       expect((await scanRows(other.id)).map((r) => r.referrer_host)).toContain('committed-first.example');
       expect(app.redirect.recorder.backlog).toBeGreaterThan(0);
     } finally {
-      await locker.query('rollback');
-      await locker.end();
-      await sql`drop trigger scans_wait_for_test_lock on scans`.execute(database.db);
-      await sql`drop function wait_for_test_lock()`.execute(database.db);
+      await blocked.release();
     }
     await expect.poll(() => app.redirect.recorder.backlog, { timeout: 10_000 }).toBe(0);
     expect(await scanCount(stuck.id)).toBe(12);
