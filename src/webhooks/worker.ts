@@ -152,10 +152,17 @@ export class WebhookWorker {
     }
   }
 
-  /** How many more each account this worker knows may take now (0 = none); unknown accounts take `initial`. */
+  /**
+   * How many more each account may take now (0 = none), for the accounts where that is not `initial`: those with
+   * deliveries in flight here and those whose bound moved. The rest take `initial`, so the claim's parameters
+   * stay small however many accounts this worker remembers.
+   */
   private accountSlots(): Map<string, number> {
     const slots = new Map<string, number>();
-    for (const [accountId, limit] of this.limits) slots.set(accountId, limit.current - (this.perAccount.get(accountId) ?? 0));
+    for (const [accountId, limit] of this.limits) {
+      const inFlight = this.perAccount.get(accountId) ?? 0;
+      if (inFlight > 0 || limit.current !== this.limitOptions.initial) slots.set(accountId, limit.current - inFlight);
+    }
     for (const [accountId, count] of this.perAccount) if (!slots.has(accountId)) slots.set(accountId, this.limitOptions.initial - count);
     return slots;
   }
