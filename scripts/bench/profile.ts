@@ -119,8 +119,11 @@ async function main() {
       // CPU samples (not wall time, unlike node's profiler, which charges a descheduled thread to its syscall), kernel
       // included, for qroute and every PostgreSQL process: what a scan really costs, function by function.
       console.log('\nperf: CPU samples by process and symbol, kernel included (>= 0.7%)');
-      const report = execFileSync('perf', ['report', '-i', perfData, '--stdio', '--no-children', '--sort', 'comm,sym', '--percent-limit', '0.7'], { encoding: 'utf8', maxBuffer: 64 << 20 });
-      console.log(report.split('\n').filter((line) => line.trim() && !line.startsWith('#')).join('\n'));
+      const report = (sort: string, limit: string) =>
+        execFileSync('perf', ['report', '-i', perfData, '--stdio', '--no-children', '--sort', sort, '--percent-limit', limit], { encoding: 'utf8', maxBuffer: 64 << 20 })
+          .split('\n').filter((line) => line.trim() && !line.startsWith('#')).join('\n');
+      console.log(report('comm,dso', '1'));
+      console.log(report('comm,sym', '0.7'));
     }
     const [profileFile] = await fs.readdir(profileDir);
     const profile = JSON.parse(await fs.readFile(path.join(profileDir, profileFile!), 'utf8')) as CpuProfile;
