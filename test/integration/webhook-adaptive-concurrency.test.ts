@@ -1,29 +1,17 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { describe, expect, it } from 'vitest';
+import type { TestDatabase } from '../support/database.js';
 import { scan } from '../support/scan.js';
-import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
+import type { TestApp } from '../support/test-app.js';
 import { type Reply, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useOwnApps } from '../support/own-apps.js';
 
-// Each test runs its own database and app, so no other worker takes its rows.
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function setup(tuning: Parameters<typeof startTestApp>[2]) {
-  const database = await createTestDatabase();
-  cleanups.push(() => database.destroy());
-  const app = await startTestApp(database, {}, tuning);
-  cleanups.push(() => app.close());
-  return { database, app };
-}
+const { cleanup, setup, subscriber } = useOwnApps();
 
 /** A receiver that answers every request after `delayMs` and counts how many it holds at once. */
 async function receiverAnsweringAfter(delayMs: number): Promise<WebhookReceiver & { holding: () => number; mostHeld: () => number; answered: () => number }> {
   const started = await startWebhookReceiver();
-  cleanups.push(() => started.close());
+  cleanup(() => started.close());
   let holding = 0;
   let mostHeld = 0;
   let answered = 0;
@@ -41,13 +29,6 @@ async function receiverAnsweringAfter(delayMs: number): Promise<WebhookReceiver 
       }),
   );
   return Object.assign(started, { holding: () => holding, mostHeld: () => mostHeld, answered: () => answered });
-}
-
-async function subscriber(database: TestDatabase, app: TestApp, url: string) {
-  const owner = await createTestAccount(database.db, app);
-  await setWebhook(database.db, app.box, { accountId: owner.accountId, url, allowPrivate: true });
-  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-  return { owner, code: data!.data };
 }
 
 async function scanMany(app: TestApp, slug: string, count: number): Promise<void> {

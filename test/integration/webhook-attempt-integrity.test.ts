@@ -1,7 +1,6 @@
 import net, { type AddressInfo } from 'node:net';
 import { Migrator, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { describe, expect, it } from 'vitest';
 import { migrationProvider } from '../../src/db/migrations/index.js';
 import { attemptDelivery } from '../../src/webhooks/delivery-attempt.js';
 import { getDelivery } from '../../src/webhooks/delivery-service.js';
@@ -9,28 +8,9 @@ import { claimDueDeliveries } from '../../src/webhooks/outbox.js';
 import { WebhookSender } from '../../src/webhooks/sender.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { scan } from '../support/scan.js';
-import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useOwnApps } from '../support/own-apps.js';
 
-// Each test runs its own database and app, so no other worker takes its rows.
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function setup(tuning: Parameters<typeof startTestApp>[2], overrides: Parameters<typeof startTestApp>[1] = {}) {
-  const database = await createTestDatabase();
-  cleanups.push(() => database.destroy());
-  const app = await startTestApp(database, overrides, tuning);
-  cleanups.push(() => app.close());
-  return { database, app };
-}
-
-async function receiver(): Promise<WebhookReceiver> {
-  const started = await startWebhookReceiver();
-  cleanups.push(() => started.close());
-  return started;
-}
+const { cleanup, setup, receiver, subscriber } = useOwnApps();
 
 /** A raw TCP receiver that answers every request with exactly these bytes (what an HTTP server library would not send). */
 async function rawReceiver(answer: Buffer): Promise<{ url: string; requests: () => number }> {
@@ -44,15 +24,8 @@ async function rawReceiver(answer: Buffer): Promise<{ url: string; requests: () 
     socket.on('error', () => {});
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+  cleanup(() => new Promise((resolve) => server.close(() => resolve())));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, requests: () => requests };
-}
-
-async function subscriber(database: TestDatabase, app: TestApp, url: string) {
-  const owner = await createTestAccount(database.db, app);
-  await setWebhook(database.db, app.box, { accountId: owner.accountId, url, allowPrivate: true });
-  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-  return { owner, code: data!.data };
 }
 
 async function onlyDelivery(database: TestDatabase, accountId: string) {
@@ -117,7 +90,7 @@ describe('a claim that lapsed and was taken over', () => {
     expect([first!.attemptNumber, second!.attemptNumber]).toEqual([1, 2]);
 
     const sender = new WebhookSender({ allowPrivateAddresses: true });
-    cleanups.push(async () => sender.close());
+    cleanup(async () => sender.close());
     const late = await attemptDelivery({ db: database.db, box: app.box, sender, retryPolicy: { delaysMs: [], jitter: (ms) => ms } }, first!, { workerId: 'worker-first' });
     expect(target.received).toHaveLength(1);
 
@@ -134,7 +107,7 @@ describe('a claim that lapsed and was taken over', () => {
 describe('the attempt log migration', () => {
   it('keeps duplicate attempt numbers from before as consecutive attempts, then allows one row per number', async () => {
     const database = await createTestDatabase();
-    cleanups.push(() => database.destroy());
+    cleanup(() => database.destroy());
     const migrator = new Migrator({ db: database.db, provider: migrationProvider });
     const down = await migrator.migrateTo('20261122T1200-webhooks');
     expect(down.error).toBeUndefined();

@@ -1,39 +1,12 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { describe, expect, it } from 'vitest';
 import { type AttemptRecord, recordAttemptBatch } from '../../src/webhooks/delivery-attempt.js';
 import { claimDueDeliveries, type ClaimedDelivery } from '../../src/webhooks/outbox.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { scan } from '../support/scan.js';
-import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
-import { startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { verifyServiceSignature } from '../support/webhook-receiver.js';
+import { useOwnApps } from '../support/own-apps.js';
 
-// Each test runs its own database and app, so no other worker takes its rows.
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function setup(tuning: Parameters<typeof startTestApp>[2], overrides: Parameters<typeof startTestApp>[1] = {}) {
-  const database = await createTestDatabase();
-  cleanups.push(() => database.destroy());
-  const app = await startTestApp(database, overrides, tuning);
-  cleanups.push(() => app.close());
-  return { database, app };
-}
-
-async function receiver(): Promise<WebhookReceiver> {
-  const started = await startWebhookReceiver();
-  cleanups.push(() => started.close());
-  return started;
-}
-
-async function subscriber(database: TestDatabase, app: TestApp, url: string) {
-  const owner = await createTestAccount(database.db, app);
-  const settings = await setWebhook(database.db, app.box, { accountId: owner.accountId, url, allowPrivate: true });
-  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-  return { owner, code: data!.data, secret: settings.secret! };
-}
+const { setup, receiver, subscriber } = useOwnApps();
 
 function record(delivery: ClaimedDelivery, outcome: Partial<AttemptRecord> = {}): { delivery: ClaimedDelivery; record: AttemptRecord } {
   return {

@@ -2,16 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../support/database.js';
 import { scan } from '../support/scan.js';
-import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
+import { startTestApp } from '../support/test-app.js';
+import { useOwnApps } from '../support/own-apps.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const { cleanup, subscriber } = useOwnApps();
 
 /** A receiver whose answers wait until the test says so (`answer`), or forever. */
 async function heldReceiver() {
@@ -25,7 +22,7 @@ async function heldReceiver() {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(async () => {
+  cleanup(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
@@ -36,24 +33,17 @@ async function heldReceiver() {
   };
 }
 
-async function subscriber(database: TestDatabase, app: TestApp, url: string) {
-  const owner = await createTestAccount(database.db, app);
-  await setWebhook(database.db, app.box, { accountId: owner.accountId, url, allowPrivate: true });
-  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-  return { owner, code: data!.data };
-}
-
 describe('the worker when the database fails it mid-flight', () => {
   it('a claim that raced the stop and cannot be released is logged, never an unhandled rejection', async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
-    cleanups.push(async () => void process.off('unhandledRejection', onUnhandled));
+    cleanup(async () => void process.off('unhandledRejection', onUnhandled));
 
     const database = await createTestDatabase();
-    cleanups.push(() => database.destroy());
+    cleanup(() => database.destroy());
     const app = await startTestApp(database, {}, { webhooks: { worker: { concurrency: 4, perAccountConcurrency: 1, pollIntervalMs: 50 } } });
-    cleanups.push(() => app.close());
+    cleanup(() => app.close());
     // The database refuses every release (a claim given back, due at once), as it would while going away.
     await sql`
       create function refuse_releases() returns trigger language plpgsql as $$
@@ -78,7 +68,7 @@ describe('the worker when the database fails it mid-flight', () => {
     // Hold the first delivery's row so its record waits; the worker claims the account's second delivery meanwhile.
     const blocker = new pg.Client({ connectionString: database.connectionString });
     await blocker.connect();
-    cleanups.push(() => blocker.end());
+    cleanup(() => blocker.end());
     await blocker.query('begin');
     await blocker.query('select 1 from webhook_deliveries where id = $1 for update', [chained.ids[0]]);
     chained.answer(200);

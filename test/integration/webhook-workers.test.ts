@@ -1,43 +1,16 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/accounts/webhook-settings.js';
 import type { LookupFunction } from 'node:net';
 import { attemptNow } from '../../src/webhooks/delivery-service.js';
 import { WebhookSender } from '../../src/webhooks/sender.js';
 import { WebhookUrlError } from '../../src/webhooks/url-guard.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { createTestDatabase } from '../support/database.js';
+import { createTestAccount, startTestApp } from '../support/test-app.js';
 import { scan } from '../support/scan.js';
+import { useOwnApps } from '../support/own-apps.js';
 
-
-// Each test here runs its own database and app, tuned for what it checks, so no other worker takes its rows.
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function setup(overrides: Parameters<typeof startTestApp>[1], tuning: Parameters<typeof startTestApp>[2]) {
-  const database = await createTestDatabase();
-  cleanups.push(() => database.destroy());
-  const app = await startTestApp(database, overrides, tuning);
-  cleanups.push(() => app.close());
-  return { database, app };
-}
-
-async function receiver(): Promise<WebhookReceiver> {
-  const started = await startWebhookReceiver();
-  cleanups.push(() => started.close());
-  return started;
-}
-
-async function subscriber(database: TestDatabase, app: TestApp, url: string) {
-  const owner = await createTestAccount(database.db, app);
-  await setWebhook(database.db, app.box, { accountId: owner.accountId, url, allowPrivate: true });
-  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-  return { owner, code: data!.data };
-}
-
+const { cleanup, setup, receiver, subscriber } = useOwnApps();
 
 async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -49,7 +22,7 @@ async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise
 
 describe('per-account concurrency', () => {
   it('a receiver that hangs holds only its account share of slots; other accounts are delivered meanwhile', async () => {
-    const { database, app } = await setup({}, {
+    const { database, app } = await setup({
       webhooks: { timeouts: { connectMs: 1_000, totalMs: 30_000 }, worker: { concurrency: 10, perAccountConcurrency: 4, pollIntervalMs: 100 } },
     });
     const slow = await receiver();
@@ -69,7 +42,7 @@ describe('per-account concurrency', () => {
 
 describe('disabling a failing endpoint', () => {
   it('after 20 failed deliveries in a row (a success resets the count)', async () => {
-    const { database, app } = await setup({}, { webhooks: { retryPolicy: { delaysMs: [], jitter: (ms) => ms }, worker: { pollIntervalMs: 100 } } });
+    const { database, app } = await setup({ webhooks: { retryPolicy: { delaysMs: [], jitter: (ms) => ms }, worker: { pollIntervalMs: 100 } } });
     const target = await receiver();
     const { owner, code } = await subscriber(database, app, target.url);
     const endpoint = () => database.db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', owner.accountId).executeTakeFirstOrThrow();
@@ -97,7 +70,7 @@ describe('disabling a failing endpoint', () => {
 
 describe('private addresses', () => {
   it('are refused at registration and again at connect time (a name that resolves to loopback)', async () => {
-    const { database, app } = await setup({ allowPrivateWebhookUrls: false }, { webhooks: { worker: { pollIntervalMs: 100 } } });
+    const { database, app } = await setup({ webhooks: { worker: { pollIntervalMs: 100 } } }, { allowPrivateWebhookUrls: false });
     const target = await receiver();
     const viaName = target.url.replace('127.0.0.1', 'localhost');
     const owner = await createTestAccount(database.db, app);
@@ -128,7 +101,7 @@ describe('private addresses', () => {
     ['a hex IPv4-mapped literal', 'http://[::ffff:7f00:1]:PORT/hooks', [], /::ffff:7f00:1 is not one \(::ffff:0:0\/96/],
     ['a decimal IPv4 literal', 'http://2130706433:PORT/hooks', [], /127\.0\.0\.1 is not one \(127\.0\.0\.0\/8/],
   ])('are refused when connecting to %s: the receiver gets nothing and the attempt names the refusal', async (_label, stored, answers, refusal) => {
-    const { database, app } = await setup({ allowPrivateWebhookUrls: false, webhookWorker: false }, {});
+    const { database, app } = await setup({}, { allowPrivateWebhookUrls: false, webhookWorker: false });
     const target = await receiver();
     const owner = await createTestAccount(database.db, app);
     // Stored as if it had passed registration (a name that resolved publicly then, or a row from before this check).
@@ -163,7 +136,7 @@ describe('private addresses', () => {
 describe('shutdown', () => {
   it('lets attempts in flight run until the grace period, then releases them for the next worker, uncounted', async () => {
     const database = await createTestDatabase();
-    cleanups.push(() => database.destroy());
+    cleanup(() => database.destroy());
     const first = await startTestApp(database, {}, { webhooks: { timeouts: { connectMs: 1_000, totalMs: 30_000 }, worker: { pollIntervalMs: 100 } } });
     const target = await receiver();
     target.respondWith((_, index) => (index === 0 ? 'hang' : { status: 200 }));
@@ -179,7 +152,7 @@ describe('shutdown', () => {
     expect(await database.db.selectFrom('webhook_attempts').selectAll().execute()).toHaveLength(0);
 
     const next = await startTestApp(database, {}, { webhooks: { worker: { pollIntervalMs: 100 } } });
-    cleanups.push(() => next.close());
+    cleanup(() => next.close());
     const [, again] = await target.waitFor(2);
     expect(again!.headers['webhook-id']).toBe(id);
     await until(async () => (await database.db.selectFrom('webhook_deliveries').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status === 'succeeded');
