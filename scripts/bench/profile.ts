@@ -4,13 +4,15 @@
  * Starts an embedded PostgreSQL with pg_stat_statements loaded, qroute (built, in its own process) under
  * `node --cpu-prof`, and loads one short link at PROFILE_CONNECTIONS connections for PROFILE_SECONDS seconds.
  * Prints, per answered scan:
- *   - CPU microseconds of the qroute process and of every PostgreSQL process together (from /proc);
+ *   - CPU microseconds of the qroute process (user space and kernel) and of PostgreSQL, by process kind (from /proc);
+ *   - the same for the bench's bare node:http server under the same load, the reference for qroute's share;
  *   - the statements PostgreSQL ran (pg_stat_statements): calls, mean time, and time per scan;
  *   - the node functions with the most self time (from the CPU profile), in microseconds per scan.
  *
  * Env: PROFILE_SECONDS (default 10), PROFILE_CONNECTIONS (default 100), PROFILE_WEBHOOK=1 (the account has a
  * webhook endpoint, pointing at a receiver here that answers 204, and the worker runs in the server),
- * PROFILE_PERF=1 (also `perf record` both sides; needs Debian's linux-perf).
+ * PROFILE_PERF=1 (also `perf record` both sides; needs Debian's linux-perf), PROFILE_CPU_PROFILE=0 (no
+ * `--cpu-prof`: the V8 profiler itself costs qroute about a quarter more CPU per scan, so compare CPU with it off).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -38,6 +40,7 @@ const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS ?? 100);
 const WEBHOOK = process.env.PROFILE_WEBHOOK === '1';
 /** PROFILE_PERF=1: also sample CPU with `perf record` (Debian's linux-perf) in qroute and PostgreSQL. */
 const PERF = process.env.PROFILE_PERF === '1';
+const CPU_PROFILE = process.env.PROFILE_CPU_PROFILE !== '0';
 const CLOCK_TICKS_PER_SECOND = 100;
 
 async function main() {
@@ -71,7 +74,7 @@ async function main() {
       await setWebhook(db, new SecretBox(key), { accountId: account.id, url, allowPrivate: true });
     }
     const port = await freePort();
-    const qroute = start('qroute', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...(PERF ? ['--perf-basic-prof'] : []), 'dist/src/main.js'], {
+    const qroute = start('qroute', process.execPath, [...(CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(PERF ? ['--perf-basic-prof'] : []), 'dist/src/main.js'], {
       DATABASE_URL: postgres.connectionString(),
       WEBHOOK_SECRET_KEY: key.toString('base64'),
       ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
@@ -84,15 +87,33 @@ async function main() {
     await load(target, CONNECTIONS, 2); // warm-up: JIT, caches, pool
     await sql`select pg_stat_statements_reset()`.execute(superuser);
     const cpuBefore = { node: await processTicks([qroute.pid!]), postgres: await processTicks(await postgresPids(dataDir)) };
+    const nodeSplitBefore = await processTimes(qroute.pid!);
+    const kindsBefore = await postgresTicksByKind(dataDir);
     const perfData = path.join(dataDir, 'perf.data');
     const perf = PERF ? spawn('perf', ['record', '-q', '-e', 'cpu-clock', '-F', '2000', '-o', perfData, '-p', [qroute.pid!, ...(await postgresPids(dataDir))].join(','), '--', 'sleep', String(SECONDS)], { stdio: 'inherit' }) : undefined;
     const result = await load(target, CONNECTIONS, SECONDS);
     if (perf) await new Promise((resolve) => perf.once('exit', resolve));
     const cpuAfter = { node: await processTicks([qroute.pid!]), postgres: await processTicks(await postgresPids(dataDir)) };
+    const nodeSplitAfter = await processTimes(qroute.pid!);
     const scans = result.statusCounts['302'] ?? 0;
     const perScan = (ticks: number) => ((ticks / CLOCK_TICKS_PER_SECOND) * 1e6) / scans;
     console.log(`\n${CONNECTIONS} connections, ${SECONDS} s: ${Math.round(result.requestsPerSecond)} scans/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${scans} scans`);
     console.log(`CPU per scan: qroute ${perScan(cpuAfter.node - cpuBefore.node).toFixed(1)} µs, PostgreSQL (all processes) ${perScan(cpuAfter.postgres - cpuBefore.postgres).toFixed(1)} µs`);
+    console.log(`qroute's CPU per scan in user space ${perScan(nodeSplitAfter.user - nodeSplitBefore.user).toFixed(1)} µs, in the kernel ${perScan(nodeSplitAfter.system - nodeSplitBefore.system).toFixed(1)} µs`);
+    // The reference: node:http answering 302 and nothing else (the bench's bare server), same load, measured alike.
+    const barePort = await freePort();
+    const bare = start('bare', process.execPath, ['--import', 'tsx', 'scripts/bench/bare-server.ts', String(barePort)], {});
+    await waitFor(`http://127.0.0.1:${barePort}/r/x`);
+    await load(`http://127.0.0.1:${barePort}/r/x`, CONNECTIONS, 2);
+    const bareBefore = await processTimes(bare.pid!);
+    const bareResult = await load(`http://127.0.0.1:${barePort}/r/x`, CONNECTIONS, SECONDS);
+    const bareAfter = await processTimes(bare.pid!);
+    await stop(bare);
+    const perBare = (ticks: number) => ((ticks / CLOCK_TICKS_PER_SECOND) * 1e6) / bareResult.total;
+    console.log(`bare node:http, same load: ${Math.round(bareResult.requestsPerSecond)} req/s; CPU per request in user space ${perBare(bareAfter.user - bareBefore.user).toFixed(1)} µs, in the kernel ${perBare(bareAfter.system - bareBefore.system).toFixed(1)} µs`);
+    const kindsAfter = await postgresTicksByKind(dataDir);
+    const byKind = [...kindsAfter].map(([kind, ticks]) => [kind, perScan(ticks - (kindsBefore.get(kind) ?? 0))] as const).filter(([, us]) => us >= 0.05);
+    console.log(`PostgreSQL CPU per scan by process: ${byKind.sort((a, b) => b[1] - a[1]).map(([kind, us]) => `${kind} ${us.toFixed(1)} µs`).join(', ')}`);
 
     const statements = await sql<{ query: string; calls: string; mean: number; total: number; plans: string; planMean: number }>`
       select query, calls, mean_exec_time as mean, total_exec_time + total_plan_time as total, plans, mean_plan_time as "planMean"
@@ -125,12 +146,14 @@ async function main() {
       console.log(report('comm,dso', '1'));
       console.log(report('comm,sym', '0.7'));
     }
-    const [profileFile] = await fs.readdir(profileDir);
-    const profile = JSON.parse(await fs.readFile(path.join(profileDir, profileFile!), 'utf8')) as CpuProfile;
-    console.log('\nqroute self time by function (CPU profile, whole run incl. start-up and warm-up; µs per measured scan)');
-    for (const [name, micros] of selfTimes(profile).slice(0, 25)) console.log(`${(micros / scans).toFixed(2).padStart(8)}  ${name}`);
-    console.log('\nqroute total time (self and callees) of its own functions, µs per measured scan');
-    for (const [name, micros] of totalTimes(profile).filter(([name]) => name.includes('dist/src/')).slice(0, 20)) console.log(`${(micros / scans).toFixed(2).padStart(8)}  ${name}`);
+    if (CPU_PROFILE) {
+      const [profileFile] = await fs.readdir(profileDir);
+      const profile = JSON.parse(await fs.readFile(path.join(profileDir, profileFile!), 'utf8')) as CpuProfile;
+      console.log('\nqroute self time by function (CPU profile, whole run incl. start-up and warm-up; µs per measured scan)');
+      for (const [name, micros] of selfTimes(profile).slice(0, 25)) console.log(`${(micros / scans).toFixed(2).padStart(8)}  ${name}`);
+      console.log('\nqroute total time (self and callees) of its own functions, µs per measured scan');
+      for (const [name, micros] of totalTimes(profile).filter(([name]) => name.includes('dist/src/')).slice(0, 20)) console.log(`${(micros / scans).toFixed(2).padStart(8)}  ${name}`);
+    }
   } finally {
     killAll();
     receiver.close();
@@ -181,6 +204,13 @@ function frameName(frame: { functionName: string; url: string; lineNumber: numbe
   return `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
 }
 
+/** utime and stime of one process, in clock ticks. */
+async function processTimes(pid: number): Promise<{ user: number; system: number }> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(fields[11] ?? 0), system: Number(fields[12] ?? 0) };
+}
+
 /** utime + stime of these processes, in clock ticks. */
 async function processTicks(pids: number[]): Promise<number> {
   let total = 0;
@@ -190,6 +220,27 @@ async function processTicks(pids: number[]): Promise<number> {
     total += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
   }
   return total;
+}
+
+/**
+ * PostgreSQL's CPU ticks by process kind (client backends, WAL writer, checkpointer, autovacuum…), from each
+ * process title; the postmaster's `exited children` counts the short-lived ones (autovacuum workers) that ended.
+ */
+async function postgresTicksByKind(dataDir: string): Promise<Map<string, number>> {
+  const byKind = new Map<string, number>();
+  const add = (kind: string, ticks: number) => byKind.set(kind, (byKind.get(kind) ?? 0) + ticks);
+  const [postmaster, ...children] = await postgresPids(dataDir);
+  for (const pid of [postmaster!, ...children]) {
+    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const title = (await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replace(/\0/g, ' ').trim();
+    // "postgres: qroute qroute 127.0.0.1(5432) idle" is a client backend; "postgres: walwriter " a helper.
+    const kind = pid === postmaster ? 'postmaster' : /^postgres: \S+ \S+ [\d.:[\]]+\(\d+\)/.test(title) ? 'client backends' : title.replace(/^postgres: /, '').replace(/\s.*$/, '') || 'other';
+    add(kind, Number(fields[11] ?? 0) + Number(fields[12] ?? 0));
+    if (pid === postmaster) add('exited children (autovacuum workers…)', Number(fields[13] ?? 0) + Number(fields[14] ?? 0));
+  }
+  return byKind;
 }
 
 /** The postmaster of this data directory and all its children (backends, WAL writer, checkpointer…). */

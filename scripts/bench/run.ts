@@ -45,7 +45,8 @@ import { fmt, killAll, load, type LoadResult, median, start, stop, waitFor } fro
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = [10, 100];
+/** BENCH_CONNECTIONS: the connection counts to load the redirect with, comma-separated (default 10,100). */
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,100').split(',').map(Number);
 /** `redirect`, `webhooks`, `outage`, `image-flood`, `analytics`, comma-separated; the default is `redirect,webhooks,outage`. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'redirect,webhooks,outage').split(','));
 
