@@ -18,7 +18,8 @@
  * `analytics` (not run by default, see analytics.ts): the dashboard's analytics queries at 10M scans on one code and
  * 1M codes in one account (seeding takes minutes; BENCH_ANALYTICS_SCANS, BENCH_ANALYTICS_CODES, BENCH_ANALYTICS_RUNS).
  *
- * Env: BENCH_ROUNDS (default 3), BENCH_SECONDS per run (default 5), BENCH_PARTS (default `redirect,webhooks,outage`),
+ * Env: BENCH_ROUNDS (default 3), BENCH_SECONDS per run (default 5), BENCH_CONNECTIONS (default `10,100`),
+ * BENCH_PARTS (default `redirect,webhooks,outage`),
  * BENCH_OUTAGE_RATE (scans/s, default 2000), BENCH_OUTAGE_SECONDS (default 10), BENCH_WEBHOOK_SECONDS (paced webhook
  * latency run, default 60). SCAN_WRITE_CONCURRENCY and the server's other settings pass through to qroute.
  *
