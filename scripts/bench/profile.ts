@@ -86,34 +86,36 @@ async function main() {
     await waitFor(`http://127.0.0.1:${port}/readyz`);
     await load(target, CONNECTIONS, 2); // warm-up: JIT, caches, pool
     await sql`select pg_stat_statements_reset()`.execute(superuser);
-    const cpuBefore = { node: await processTicks([qroute.pid!]), postgres: await processTicks(await postgresPids(dataDir)) };
-    const nodeSplitBefore = await processTimes(qroute.pid!);
-    const kindsBefore = await postgresTicksByKind(dataDir);
+    const nodeBefore = await liveProcessTimes(qroute.pid!);
+    const postgresBefore = await postgresTicksByKind(dataDir);
     const perfData = path.join(dataDir, 'perf.data');
     const perf = PERF ? spawn('perf', ['record', '-q', '-e', 'cpu-clock', '-F', '2000', '-o', perfData, '-p', [qroute.pid!, ...(await postgresPids(dataDir))].join(','), '--', 'sleep', String(SECONDS)], { stdio: 'inherit' }) : undefined;
     const result = await load(target, CONNECTIONS, SECONDS);
     if (perf) await new Promise((resolve) => perf.once('exit', resolve));
-    const cpuAfter = { node: await processTicks([qroute.pid!]), postgres: await processTicks(await postgresPids(dataDir)) };
-    const nodeSplitAfter = await processTimes(qroute.pid!);
+    const nodeAfter = await liveProcessTimes(qroute.pid!);
+    const postgresAfter = await postgresTicksByKind(dataDir);
     const scans = result.statusCounts['302'] ?? 0;
     const perScan = (ticks: number) => ((ticks / CLOCK_TICKS_PER_SECOND) * 1e6) / scans;
     console.log(`\n${CONNECTIONS} connections, ${SECONDS} s: ${Math.round(result.requestsPerSecond)} scans/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${scans} scans`);
-    console.log(`CPU per scan: qroute ${perScan(cpuAfter.node - cpuBefore.node).toFixed(1)} µs, PostgreSQL (all processes) ${perScan(cpuAfter.postgres - cpuBefore.postgres).toFixed(1)} µs`);
-    console.log(`qroute's CPU per scan in user space ${perScan(nodeSplitAfter.user - nodeSplitBefore.user).toFixed(1)} µs, in the kernel ${perScan(nodeSplitAfter.system - nodeSplitBefore.system).toFixed(1)} µs`);
+    const nodeUser = nodeAfter.user - nodeBefore.user;
+    const nodeSystem = nodeAfter.system - nodeBefore.system;
+    const postgresByKind = [...postgresAfter].map(([kind, ticks]) => [kind, ticks - (postgresBefore.get(kind) ?? 0)] as const);
+    const postgresTotal = postgresByKind.reduce((sum, [, ticks]) => sum + ticks, 0);
+    console.log(`CPU per scan: qroute ${perScan(nodeUser + nodeSystem).toFixed(1)} µs, PostgreSQL (all processes) ${perScan(postgresTotal).toFixed(1)} µs`);
+    console.log(`qroute's CPU per scan in user space ${perScan(nodeUser).toFixed(1)} µs, in the kernel ${perScan(nodeSystem).toFixed(1)} µs`);
+    const byKind = postgresByKind.map(([kind, ticks]) => [kind, perScan(ticks)] as const).filter(([, us]) => us >= 0.05);
+    console.log(`PostgreSQL CPU per scan by process: ${byKind.sort((a, b) => b[1] - a[1]).map(([kind, us]) => `${kind} ${us.toFixed(1)} µs`).join(', ')}`);
     // The reference: node:http answering 302 and nothing else (the bench's bare server), same load, measured alike.
     const barePort = await freePort();
     const bare = start('bare', process.execPath, ['--import', 'tsx', 'scripts/bench/bare-server.ts', String(barePort)], {});
     await waitFor(`http://127.0.0.1:${barePort}/r/x`);
     await load(`http://127.0.0.1:${barePort}/r/x`, CONNECTIONS, 2);
-    const bareBefore = await processTimes(bare.pid!);
+    const bareBefore = await liveProcessTimes(bare.pid!);
     const bareResult = await load(`http://127.0.0.1:${barePort}/r/x`, CONNECTIONS, SECONDS);
-    const bareAfter = await processTimes(bare.pid!);
+    const bareAfter = await liveProcessTimes(bare.pid!);
     await stop(bare);
     const perBare = (ticks: number) => ((ticks / CLOCK_TICKS_PER_SECOND) * 1e6) / bareResult.total;
     console.log(`bare node:http, same load: ${Math.round(bareResult.requestsPerSecond)} req/s; CPU per request in user space ${perBare(bareAfter.user - bareBefore.user).toFixed(1)} µs, in the kernel ${perBare(bareAfter.system - bareBefore.system).toFixed(1)} µs`);
-    const kindsAfter = await postgresTicksByKind(dataDir);
-    const byKind = [...kindsAfter].map(([kind, ticks]) => [kind, perScan(ticks - (kindsBefore.get(kind) ?? 0))] as const).filter(([, us]) => us >= 0.05);
-    console.log(`PostgreSQL CPU per scan by process: ${byKind.sort((a, b) => b[1] - a[1]).map(([kind, us]) => `${kind} ${us.toFixed(1)} µs`).join(', ')}`);
 
     const statements = await sql<{ query: string; calls: string; mean: number; total: number; plans: string; planMean: number }>`
       select query, calls, mean_exec_time as mean, total_exec_time + total_plan_time as total, plans, mean_plan_time as "planMean"
@@ -204,22 +206,19 @@ function frameName(frame: { functionName: string; url: string; lineNumber: numbe
   return `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
 }
 
-/** utime and stime of one process, in clock ticks. */
-async function processTimes(pid: number): Promise<{ user: number; system: number }> {
+/** CPU clock ticks of one process from /proc/<pid>/stat: its own (user space, kernel) and its waited-for children's. */
+async function processTimes(pid: number): Promise<{ user: number; system: number; exitedChildren: number } | undefined> {
   const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(fields[11] ?? 0), system: Number(fields[12] ?? 0) };
+  if (!stat) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  return { user: fields[11]!, system: fields[12]!, exitedChildren: fields[13]! + fields[14]! };
 }
 
-/** utime + stime of these processes, in clock ticks. */
-async function processTicks(pids: number[]): Promise<number> {
-  let total = 0;
-  for (const pid of pids) {
-    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    total += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
-  }
-  return total;
+/** processTimes of a process that must be running (qroute, the bare server). */
+async function liveProcessTimes(pid: number): Promise<{ user: number; system: number }> {
+  const times = await processTimes(pid);
+  if (!times) throw new Error(`process ${pid} is not running`);
+  return times;
 }
 
 /**
@@ -231,14 +230,13 @@ async function postgresTicksByKind(dataDir: string): Promise<Map<string, number>
   const add = (kind: string, ticks: number) => byKind.set(kind, (byKind.get(kind) ?? 0) + ticks);
   const [postmaster, ...children] = await postgresPids(dataDir);
   for (const pid of [postmaster!, ...children]) {
-    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-    if (!stat) continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const times = await processTimes(pid);
+    if (!times) continue;
     const title = (await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replace(/\0/g, ' ').trim();
     // "postgres: qroute qroute 127.0.0.1(5432) idle" is a client backend; "postgres: walwriter " a helper.
     const kind = pid === postmaster ? 'postmaster' : /^postgres: \S+ \S+ [\d.:[\]]+\(\d+\)/.test(title) ? 'client backends' : title.replace(/^postgres: /, '').replace(/\s.*$/, '') || 'other';
-    add(kind, Number(fields[11] ?? 0) + Number(fields[12] ?? 0));
-    if (pid === postmaster) add('exited children (autovacuum workers…)', Number(fields[13] ?? 0) + Number(fields[14] ?? 0));
+    add(kind, times.user + times.system);
+    if (pid === postmaster) add('exited children (autovacuum workers…)', times.exitedChildren);
   }
   return byKind;
 }
