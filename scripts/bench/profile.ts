@@ -133,7 +133,7 @@ async function main() {
       browser: 'Mobile Safari', destinationUrl: code.destinationUrl, referrerHost: null, bot: false,
     })));
     const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
-    const plan = await sql.raw<{ 'QUERY PLAN': string }>(`explain (analyze, buffers, costs off) ${WRITE_SCAN_BATCH.text.replace('$1', literal(batch.id)).replace('$2', literal(batch.rows))}`).execute(db);
+    const plan = await sql.raw<{ 'QUERY PLAN': string }>(`explain (analyze, buffers, costs off) ${WRITE_SCAN_BATCH.text.replace('$1', literal(batch.id)).replaceAll('$2', literal(batch.rows))}`).execute(db);
     console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of one batch of ${batchSize} scans`);
     for (const row of plan.rows) console.log(`  ${row['QUERY PLAN']}`);
 

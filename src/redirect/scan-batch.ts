@@ -25,20 +25,48 @@ export interface PreparedScanBatch {
   id: string;
   size: number;
   scans: readonly ScanEvent[];
-  /** The scans as one JSON array of arrays (`ScanRow`): a single parameter, serialised natively. */
+  /** The batch as the statement's one JSON parameter (`BatchParameter`), serialised natively. */
   rows: string;
 }
 
 /**
- * One scan as the batch statement reads it: an array (codeId, accountId, at, device, os, browser, destination,
- * referrer host, bot), read by position from jsonb. Measured on 20,000 rows, PostgreSQL read these in 3.2–3.7 µs
- * a row against 4.9–5.2 for objects through json_to_recordset, which builds a hash of field names per object.
+ * Scans that differ only in their time, as one entry: (codeId, accountId, device, os, browser, destination,
+ * referrer host, [times]). A burst on one poster from one kind of phone is a handful of entries, and PostgreSQL
+ * reads those fields once per entry instead of once per scan: measured on 2,000 scans of one code, reading them
+ * took 0.73 µs a scan against 1.96 as one array per scan, and writing the scans 4.8 µs against 6.1. When every
+ * scan differs, an entry holds one time and costs about what an array per scan did.
  */
-type ScanRow = [string, string, Date, string, string, string, string, string | null, boolean];
+type ScanGroup = [string, string, string, string, string, string, string | null, Date[]];
+
+/** Each scanned code's increments (codeId, scans, bot scans), counted here so PostgreSQL does not group. */
+type CodeIncrement = [string, number, number];
+
+interface BatchParameter {
+  /** Scans by people only: bots add to their code's bot counter and nothing else. */
+  scans: ScanGroup[];
+  counts: CodeIncrement[];
+}
 
 export function prepareScanBatch(scans: readonly ScanEvent[]): PreparedScanBatch {
-  const rows = scans.map((scan): ScanRow => [scan.codeId, scan.accountId, scan.at, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, scan.bot]);
-  return { id: newId('scb'), size: scans.length, scans, rows: JSON.stringify(rows) };
+  const groups = new Map<string, ScanGroup>();
+  const counts = new Map<string, CodeIncrement>();
+  for (const scan of scans) {
+    let count = counts.get(scan.codeId);
+    if (!count) counts.set(scan.codeId, (count = [scan.codeId, 0, 0]));
+    if (scan.bot) {
+      count[2]++;
+      continue;
+    }
+    count[1]++;
+    // NUL occurs in none of these (ids, fixed names, a serialised URL, a host), so two keys are equal only when
+    // every field is; a missing referrer is a lone NUL, which no host is.
+    const key = `${scan.codeId}\0${scan.accountId}\0${scan.device}\0${scan.os}\0${scan.browser}\0${scan.destinationUrl}\0${scan.referrerHost ?? '\0'}`;
+    const group = groups.get(key);
+    if (group) group[7].push(scan.at);
+    else groups.set(key, [scan.codeId, scan.accountId, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, [scan.at]]);
+  }
+  const parameter: BatchParameter = { scans: [...groups.values()], counts: [...counts.values()] };
+  return { id: newId('scb'), size: scans.length, scans, rows: JSON.stringify(parameter) };
 }
 
 /**
@@ -57,25 +85,25 @@ export function prepareScanBatch(scans: readonly ScanEvent[]): PreparedScanBatch
  * 20261124T0000-scan-count-increments).
  */
 export const WRITE_SCAN_BATCH = {
-  name: 'qroute_write_scan_batch_v3',
+  name: 'qroute_write_scan_batch_v4',
   text: `
     with batch as (
       insert into scan_batches (id) values ($1) on conflict do nothing returning id
     ),
-    s as materialized (
-      select e->>0 as c, e->>1 as a, e->>2 as t, e->>3 as d, e->>4 as o, e->>5 as b, e->>6 as u, e->>7 as r, (e->>8)::boolean as bot
-      from jsonb_array_elements($2::jsonb) as e
+    g as materialized (
+      select e->>0 as c, e->>1 as a, e->>2 as d, e->>3 as o, e->>4 as b, e->>5 as u, e->>6 as r, e->7 as times
+      from jsonb_array_elements($2::jsonb->'scans') as e
       where exists (select from batch)
     ),
     inserted as (
       insert into scans (qr_code_id, created_at, device, os, browser, destination_url, referrer_host)
-      select c, t::timestamptz, d, o, b, u, r from s where not bot
+      select g.c, t::timestamptz, g.d, g.o, g.b, g.u, g.r from g cross join lateral jsonb_array_elements_text(g.times) as t
     ),
     deliveries as (
-      select qroute_new_id('whd', (extract(epoch from s.t::timestamptz) * 1000000)::bigint) as id, s.a, s.c, s.t, s.d, s.o, s.b, q.slug, q.name
-      from s join webhook_endpoints e on e.account_id = s.a and e.disabled_at is null
-      join qr_codes q on q.id = s.c
-      where not s.bot
+      select qroute_new_id('whd', (extract(epoch from t::timestamptz) * 1000000)::bigint) as id, g.a, g.c, t, g.d, g.o, g.b, q.slug, q.name
+      from g join webhook_endpoints e on e.account_id = g.a and e.disabled_at is null
+      join qr_codes q on q.id = g.c
+      cross join lateral jsonb_array_elements_text(g.times) as t
     ),
     outbox as (
       insert into webhook_deliveries (id, account_id, qr_code_id, event, body, created_at)
@@ -89,7 +117,9 @@ export const WRITE_SCAN_BATCH = {
     ),
     counted as (
       insert into qr_code_scan_increments (qr_code_id, scans, bot_scans)
-      select c, count(*) filter (where not bot), count(*) filter (where bot) from s group by c
+      select e->>0, (e->>1)::bigint, (e->>2)::bigint
+      from jsonb_array_elements($2::jsonb->'counts') as e
+      where exists (select from batch)
     )
     -- Wakes the webhook workers on commit, only when this batch queued a delivery.
     select pg_notify('${WEBHOOKS_DUE_CHANNEL}', '') from (select from outbox limit 1) as queued`,

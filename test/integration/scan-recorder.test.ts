@@ -105,6 +105,43 @@ describe('writing a scan batch', () => {
   });
 
 
+  it('stores each scan of a mixed batch as it was, with its own time, counts and webhook', async () => {
+    const [poster, flyer] = [await createCode('Poster'), await createCode('Flyer')];
+    const base = Date.parse('2026-11-23T12:00:00.000Z');
+    const at = (ms: number) => new Date(base + ms);
+    const scans = [
+      scanOf(poster, { at: at(1) }),
+      scanOf(flyer, { at: at(2), device: 'tablet', os: 'Android', browser: 'Chrome', destinationUrl: 'https://example.com/b' }),
+      scanOf(poster, { at: at(3), referrerHost: 'news.example' }),
+      scanOf(poster, { at: at(4), bot: true }),
+      scanOf(poster, { at: at(5) }),
+      scanOf(poster, { at: at(6), referrerHost: '' }),
+      scanOf(flyer, { at: at(7), bot: true }),
+    ];
+    await writeScanBatch(database.db, prepareScanBatch(scans));
+
+    const stored = await database.db
+      .selectFrom('scans')
+      .select(['qr_code_id', 'created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host'])
+      .where('qr_code_id', 'in', [poster.id, flyer.id])
+      .orderBy('created_at')
+      .execute();
+    expect(stored).toEqual(
+      scans
+        .filter((scan) => !scan.bot)
+        .map((scan) => ({
+          qr_code_id: scan.codeId, created_at: scan.at, device: scan.device, os: scan.os, browser: scan.browser,
+          destination_url: scan.destinationUrl, referrer_host: scan.referrerHost,
+        })),
+    );
+    expect(await scanCountsOf(database.db, poster.id)).toEqual({ scans: 4, botScans: 1 });
+    expect(await scanCountsOf(database.db, flyer.id)).toEqual({ scans: 1, botScans: 1 });
+    const bodies = await database.db.selectFrom('webhook_deliveries').select('body').where('qr_code_id', 'in', [poster.id, flyer.id]).execute();
+    expect(bodies.map(({ body }) => (JSON.parse(body) as { createdAt: string }).createdAt).sort()).toEqual(
+      scans.filter((scan) => !scan.bot).map((scan) => scan.at.toISOString()),
+    );
+  });
+
   it('stores the webhook body JSON.stringify gives, byte for byte, whatever the name holds', async () => {
     const name = 'Caf\u00e9 "quoted" \\ back\u2028 \ud83d\ude00 </script>';
     const code = await createCode(name);
