@@ -149,28 +149,45 @@ export class ScanRecorder {
       const taken = this.waiting.splice(0, maxBatch);
       this.liveWritesInFlight++;
       this.liveScansInFlight += taken.length;
-      void this.writeLive(taken).finally(() => {
-        this.liveWritesInFlight--;
-        this.liveScansInFlight -= taken.length;
-        if (this.live) this.pump();
-        else this.releaseWaiting();
-      });
+      void this.writeLive(taken);
     }
   }
 
   private async writeLive(taken: Waiting[]): Promise<void> {
-    const batch = prepareScanBatch(taken.map((w) => w.scan));
-    const write = this.write(batch);
-    const outcome = await settleWithin(write, this.options.commitTimeoutMs);
-    if (outcome.status !== 'fulfilled') {
-      if (outcome.status === 'timeout') this.stats.timedOutBatches++;
-      else this.stats.failedBatches++;
-      this.goDegraded(outcome.status === 'timeout' ? new Error(`scan batch not committed within ${this.options.commitTimeoutMs} ms`) : outcome.reason);
-      // A timed-out write may still commit; until it settles the drain leaves the batch alone.
-      this.addBuffered({ batch, writing: outcome.status === 'timeout' ? write : undefined, failures: 0 });
-      if (outcome.status === 'timeout') this.followLateWrite(write);
+    try {
+      const batch = prepareScanBatch(taken.map((w) => w.scan));
+      const write = this.write(batch);
+      const outcome = await settleWithin(write, this.options.commitTimeoutMs);
+      if (outcome.status !== 'fulfilled') {
+        if (outcome.status === 'timeout') this.stats.timedOutBatches++;
+        else this.stats.failedBatches++;
+        this.goDegraded(outcome.status === 'timeout' ? new Error(`scan batch not committed within ${this.options.commitTimeoutMs} ms`) : outcome.reason);
+        // A timed-out write may still commit; until it settles the drain leaves the batch alone.
+        this.addBuffered({ batch, writing: outcome.status === 'timeout' ? write : undefined, failures: 0 });
+        if (outcome.status === 'timeout') this.followLateWrite(write);
+      }
+    } finally {
+      this.liveWritesInFlight--;
+      this.liveScansInFlight -= taken.length;
+      if (taken.length + this.liveScansInFlight + this.waiting.length < this.options.overlapBelow) {
+        // Light load: the next batch goes to PostgreSQL before these scans are answered, so it commits sooner
+        // (pg-pool sends it on the next tick; answering on a later tick keeps that order). Measured at 10
+        // connections: about a tenth more redirects a second.
+        this.continueAfterBatch();
+        process.nextTick(answerAll, taken);
+      } else {
+        // Heavy load: answers first, and the next batch is sent after them. Sending it first shortened the cycle
+        // and with it every batch (measured at 100 connections: batches of 41 instead of 46, and up to 15 % fewer
+        // redirects a second), and small batches cost PostgreSQL more a scan.
+        answerAll(taken);
+        this.continueAfterBatch();
+      }
     }
-    for (const w of taken) w.done();
+  }
+
+  private continueAfterBatch(): void {
+    if (this.live) this.pump();
+    else this.releaseWaiting();
   }
 
   private goDegraded(reason: unknown): void {
@@ -373,6 +390,10 @@ export class ScanRecorder {
 function refusesTheData(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
+
+function answerAll(answered: readonly Waiting[]): void {
+  for (const w of answered) w.done();
 }
 
 type Settled = { status: 'fulfilled' } | { status: 'rejected'; reason: unknown } | { status: 'timeout' };
