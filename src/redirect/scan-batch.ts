@@ -36,7 +36,7 @@ export interface PreparedScanBatch {
  * took 0.73 µs a scan against 1.96 as one array per scan, and writing the scans 4.8 µs against 6.1. When every
  * scan differs, an entry holds one time and costs about what an array per scan did.
  */
-type ScanGroup = [string, string, string, string, string, string, string | null, Date[]];
+type ScanGroup = [string, string, string, string, string, string, string | null, (string | null)[]];
 
 /** Each scanned code's increments (codeId, scans, bot scans), counted here so PostgreSQL does not group. */
 type CodeIncrement = [string, number, number];
@@ -50,6 +50,9 @@ interface BatchParameter {
 export function prepareScanBatch(scans: readonly ScanEvent[]): PreparedScanBatch {
   const groups = new Map<string, ScanGroup>();
   const counts = new Map<string, CodeIncrement>();
+  const isoTime = isoTimeWriter();
+  let last: ScanEvent | undefined;
+  let lastGroup: ScanGroup | undefined;
   for (const scan of scans) {
     let count = counts.get(scan.codeId);
     if (!count) counts.set(scan.codeId, (count = [scan.codeId, 0, 0]));
@@ -58,15 +61,47 @@ export function prepareScanBatch(scans: readonly ScanEvent[]): PreparedScanBatch
       continue;
     }
     count[1]++;
-    // NUL occurs in none of these (ids, fixed names, a serialised URL, a host), so two keys are equal only when
-    // every field is; a missing referrer is a lone NUL, which no host is.
-    const key = `${scan.codeId}\0${scan.accountId}\0${scan.device}\0${scan.os}\0${scan.browser}\0${scan.destinationUrl}\0${scan.referrerHost ?? '\0'}`;
-    const group = groups.get(key);
-    if (group) group[7].push(scan.at);
-    else groups.set(key, [scan.codeId, scan.accountId, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, [scan.at]]);
+    // Most scans of a batch share the previous one's group (the same code and kind of phone, the same strings).
+    if (!(last && lastGroup && sameGroup(last, scan))) {
+      // NUL occurs in none of these (ids, fixed names, a serialised URL, a host), so two keys are equal only when
+      // every field is; a missing referrer is a lone NUL, which no host is.
+      const key = `${scan.codeId}\0${scan.accountId}\0${scan.device}\0${scan.os}\0${scan.browser}\0${scan.destinationUrl}\0${scan.referrerHost ?? '\0'}`;
+      lastGroup = groups.get(key);
+      if (!lastGroup) groups.set(key, (lastGroup = [scan.codeId, scan.accountId, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, []]));
+    }
+    lastGroup[7].push(isoTime(scan.at));
+    last = scan;
   }
   const parameter: BatchParameter = { scans: [...groups.values()], counts: [...counts.values()] };
   return { id: newId('scb'), size: scans.length, scans, rows: JSON.stringify(parameter) };
+}
+
+function sameGroup(a: ScanEvent, b: ScanEvent): boolean {
+  return (
+    a.codeId === b.codeId && a.accountId === b.accountId && a.device === b.device && a.os === b.os &&
+    a.browser === b.browser && a.destinationUrl === b.destinationUrl && a.referrerHost === b.referrerHost
+  );
+}
+
+const MILLISECONDS = Array.from({ length: 1000 }, (_, ms) => String(ms).padStart(3, '0'));
+
+/**
+ * What JSON.stringify writes for a date (`toISOString`), with the part up to the second made once per second: a batch's scans are
+ * milliseconds apart, and toISOString cost 0.75 µs a scan, half of what forming a batch cost.
+ */
+function isoTimeWriter(): (at: Date) => string | null {
+  let second = Number.NaN;
+  let prefix = '';
+  return (at) => {
+    const ms = at.getTime();
+    if (!Number.isFinite(ms)) return null; // what JSON.stringify writes for an invalid date
+    const atSecond = Math.floor(ms / 1000);
+    if (atSecond !== second) {
+      second = atSecond;
+      prefix = new Date(atSecond * 1000).toISOString().slice(0, -4); // up to the '.' before "000Z"
+    }
+    return `${prefix}${MILLISECONDS[ms - atSecond * 1000]}Z`;
+  };
 }
 
 /**

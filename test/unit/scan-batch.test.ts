@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { prepareScanBatch, type ScanEvent } from '../../src/redirect/scan-batch.js';
+
+const scan = (overrides: Partial<ScanEvent> = {}): ScanEvent => ({
+  codeId: 'qr_1', accountId: 'acc_1', at: new Date('2026-11-23T12:00:00.000Z'), device: 'mobile', os: 'iOS',
+  browser: 'Mobile Safari', destinationUrl: 'https://example.com/', referrerHost: null, bot: false, ...overrides,
+});
+
+interface Parameter {
+  scans: [string, string, string, string, string, string, string | null, (string | null)[]][];
+  counts: [string, number, number][];
+}
+const parameterOf = (scans: ScanEvent[]) => JSON.parse(prepareScanBatch(scans).rows) as Parameter;
+
+describe('a prepared scan batch', () => {
+  it('writes every time as JSON.stringify would, across seconds, years and centuries', () => {
+    const times = [
+      ...Array.from({ length: 2000 }, (_, i) => new Date(Date.UTC(2026, 10, 23, 23, 59, 59, 0) + i * 7)), // rolls over the day and year
+      ...[0, -1, -999, -1000, -1001, 999, 1000, 253402300799999, 253402300800000, -62167219200001, 8.64e15, -8.64e15].map((ms) => new Date(ms)),
+      ...Array.from({ length: 500 }, () => new Date(Math.floor((Math.random() - 0.5) * 2 * 8.64e15))),
+      new Date(Number.NaN),
+    ];
+    const { scans } = parameterOf(times.map((at) => scan({ at })));
+    expect(scans).toHaveLength(1);
+    expect(scans[0]![7]).toEqual(JSON.parse(JSON.stringify(times)));
+  });
+
+  it('groups scans only when every field but the time is equal, and counts each code, bots apart', () => {
+    const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
+    const { scans, counts } = parameterOf([
+      scan({ at: at(1) }),
+      scan({ at: at(2), referrerHost: '' }),
+      scan({ at: at(3) }),
+      scan({ at: at(4), codeId: 'qr_2', destinationUrl: 'https://example.com/b' }),
+      scan({ at: at(5), bot: true }),
+      scan({ at: at(6), referrerHost: 'news.example' }),
+      scan({ at: at(7), os: 'Android' }),
+      scan({ at: at(8), referrerHost: '' }),
+    ]);
+    expect(scans.map((group) => [group[0], group[3], group[6], group[7].length])).toEqual([
+      ['qr_1', 'iOS', null, 2],
+      ['qr_1', 'iOS', '', 2],
+      ['qr_2', 'iOS', null, 1],
+      ['qr_1', 'iOS', 'news.example', 1],
+      ['qr_1', 'Android', null, 1],
+    ]);
+    expect(counts).toEqual([['qr_1', 6, 1], ['qr_2', 1, 0]]);
+  });
+});
