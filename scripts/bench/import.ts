@@ -17,6 +17,7 @@ import { exportCodesCsv } from '../../src/imports/export-codes.js';
 import { getImport } from '../../src/imports/import-rows.js';
 import { processBatch } from '../../src/imports/run-import.js';
 import { createUser } from '../../src/people/users.js';
+import { cleanUpWhenInterrupted } from './processes.js';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 10_000);
 const BATCHES = (process.env.BENCH_IMPORT_BATCHES ?? '50,100,250').split(',').map(Number);
@@ -43,6 +44,10 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'qroute-bench-import-'));
   const logger = pino({ level: 'warn' });
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir }, { logger, stopEmbedded: 'always' });
+  const cleanUp = cleanUpWhenInterrupted(async () => {
+    await database.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
   try {
     console.log(`file: ${ROWS.toLocaleString('en')} rows, ${(file.length / 1024 / 1024).toFixed(2)} MB, ${os.cpus().length} cores`);
     for (const batchSize of BATCHES) {
@@ -70,8 +75,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    await database.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await cleanUp();
   }
 }
 

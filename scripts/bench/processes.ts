@@ -33,6 +33,33 @@ export function killAll(): void {
   for (const child of children) child.kill('SIGKILL');
 }
 
+/**
+ * When the bench is interrupted (Ctrl-C, SIGTERM, SIGHUP) or its output is closed (`| head`): kills the child
+ * processes, runs `cleanUp` (stop the embedded PostgreSQL, remove its directory) and exits. The embedded cluster
+ * runs detached, in its own process group, so an interrupted bench used to leave it running with its data in /tmp.
+ * Returns `cleanUp` made to run once: the bench's own `finally` calls it too, and waits for the same run.
+ */
+export function cleanUpWhenInterrupted(cleanUp: () => Promise<void>): () => Promise<void> {
+  let cleaning: Promise<void> | undefined;
+  const cleanUpOnce = () => (cleaning ??= cleanUp());
+  let exiting = false;
+  const exit = (code: number) => {
+    if (exiting) return;
+    exiting = true;
+    killAll();
+    cleanUpOnce()
+      .catch((error: unknown) => console.error('cleaning up after the interruption failed:', error))
+      .finally(() => {
+        killAll(); // the bench went on while cleanUp waited, and may have started another child
+        process.exit(code);
+      });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => exit(130));
+  // Node ignores SIGPIPE: a closed stdout shows up as EPIPE on the next write.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => exit(error.code === 'EPIPE' ? 0 : 1));
+  return cleanUpOnce;
+}
+
 /** autocannon in its own process; `rate` caps requests per second over all connections (0: as fast as it can). */
 export function load(url: string, connections: number, seconds: number, rate = 0): Promise<LoadResult> {
   return new Promise((resolve, reject) => {

@@ -33,7 +33,7 @@ import { freePort } from '../../src/net.js';
 import { prepareScanBatch, WRITE_SCAN_BATCH } from '../../src/redirect/scan-batch.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { SecretBox } from '../../src/webhooks/secret-box.js';
-import { fmt, killAll, load, start, stop, waitFor } from './processes.js';
+import { cleanUpWhenInterrupted, fmt, killAll, load, start, stop, waitFor } from './processes.js';
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS ?? 100);
@@ -58,6 +58,10 @@ async function main() {
   await admin.destroy();
   await postgres.stop();
   postgres = await startEmbeddedPostgres(dataDir, logger);
+  const cleanUp = cleanUpWhenInterrupted(async () => {
+    await postgres.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
   const superuser = createDatabase(postgres.adminConnectionString(), { logger, maxConnections: 1 });
   await sql`create extension if not exists pg_stat_statements`.execute(superuser);
   const db = createDatabase(postgres.connectionString(), { logger });
@@ -161,8 +165,7 @@ async function main() {
     receiver.close();
     await db.destroy();
     await superuser.destroy();
-    await postgres.stop();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    await cleanUp();
   }
 }
 

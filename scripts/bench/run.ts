@@ -42,7 +42,7 @@ import { benchAnalytics } from './analytics.js';
 import { benchImageFlood } from './image-flood.js';
 import { benchOutage } from './outage.js';
 import { benchWebhooks } from './webhooks.js';
-import { fmt, killAll, load, type LoadResult, median, start, stop, waitFor } from './processes.js';
+import { cleanUpWhenInterrupted, fmt, killAll, load, type LoadResult, median, start, stop, waitFor } from './processes.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -59,6 +59,10 @@ async function main() {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-bench-'));
   const logger = pino({ level: 'warn' });
   const database = await openDatabase({ dataDir, databaseUrl: undefined }, { logger, stopEmbedded: 'always' });
+  const cleanUp = cleanUpWhenInterrupted(async () => {
+    await database.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
   try {
     const account = await createAccount(database.db, { name: 'bench', plan: 'business' });
     // Codes are made by someone: here by a key, as if through the API (the history records it).
@@ -147,8 +151,7 @@ async function main() {
     if (PARTS.has('analytics')) await benchAnalytics(database);
   } finally {
     killAll();
-    await database.close();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    await cleanUp();
   }
 }
 
