@@ -160,6 +160,103 @@ export const WRITE_SCAN_BATCH = {
     select pg_notify('${WEBHOOKS_DUE_CHANNEL}', '') from (select from outbox limit 1) as queued`,
 };
 
+/**
+ * WRITE_SCAN_BATCH without the webhook outbox, for batches whose accounts have no enabled endpoint. PostgreSQL no
+ * longer prepares an insert into webhook_deliveries and its indexes for every batch: measured, 87 against 101 µs
+ * of CPU for a batch of 3 scans (77 without the check below), and side by side 7 % more redirects a second at 10
+ * connections, 4 % at 100.
+ * Whether an account has an endpoint is decided here, in the statement's own snapshot, exactly as the full
+ * statement's join decides it: if any account of the batch has one, nothing is written (not even the batch id)
+ * and the statement returns those accounts, so the batch is written again with WRITE_SCAN_BATCH. A webhook set a
+ * moment ago is never missed.
+ */
+export const WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS = {
+  name: 'qroute_write_scan_batch_without_webhooks_v1',
+  text: `
+    with endpoints as materialized (
+      select e.account_id from webhook_endpoints e
+      where e.disabled_at is null and e.account_id in (select s->>1 from jsonb_array_elements($2::jsonb->'scans') as s)
+    ),
+    batch as (
+      insert into scan_batches (id) select $1 where not exists (select from endpoints)
+      on conflict do nothing returning id
+    ),
+    g as materialized (
+      select e->>0 as c, e->>2 as d, e->>3 as o, e->>4 as b, e->>5 as u, e->>6 as r, e->7 as times
+      from jsonb_array_elements($2::jsonb->'scans') as e
+      where exists (select from batch)
+    ),
+    inserted as (
+      insert into scans (qr_code_id, created_at, device, os, browser, destination_url, referrer_host)
+      select g.c, t::timestamptz, g.d, g.o, g.b, g.u, g.r from g cross join lateral jsonb_array_elements_text(g.times) as t
+    ),
+    counted as (
+      insert into qr_code_scan_increments (qr_code_id, scans, bot_scans)
+      select e->>0, (e->>1)::bigint, (e->>2)::bigint
+      from jsonb_array_elements($2::jsonb->'counts') as e
+      where exists (select from batch)
+    )
+    select array(select account_id from endpoints) as webhook_accounts`,
+};
+
+/** Writes a batch with the full statement: always correct, whatever the accounts' webhooks. */
 export async function writeScanBatch(db: Database, batch: PreparedScanBatch): Promise<void> {
   await executePrepared(db, WRITE_SCAN_BATCH, [batch.id, batch.rows]);
+}
+
+/** How long an account found with a webhook gets the full statement straight away (one round trip, not two). */
+const WEBHOOK_ACCOUNT_MEMORY_MS = 60_000;
+/** Remembered accounts past which expired ones are swept, so accounts never scanned again are not kept forever. */
+const SWEEP_ABOVE = 10_000;
+
+/**
+ * Writes scan batches, choosing the statement: the one without the outbox unless an account of the batch was
+ * found with a webhook in the last minute. Remembering those accounts only saves the second round trip; it never
+ * decides whether a webhook is queued (see WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS). A webhook removed since is
+ * forgotten within WEBHOOK_ACCOUNT_MEMORY_MS, and until then those batches take the full statement, which is
+ * always right.
+ */
+export class ScanBatchWriter {
+  /** Account id → until when its batches go straight to the full statement. */
+  private readonly webhookAccounts = new Map<string, number>();
+  readonly stats = { withoutWebhooks: 0, withWebhooks: 0, rewrittenWithWebhooks: 0 };
+
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async write(batch: PreparedScanBatch): Promise<void> {
+    if (this.mayHaveWebhooks(batch)) {
+      await writeScanBatch(this.db, batch);
+      this.stats.withWebhooks++;
+      return;
+    }
+    const [result] = await executePrepared<{ webhook_accounts: string[] }>(this.db, WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS, [batch.id, batch.rows]);
+    const found = result?.webhook_accounts ?? [];
+    if (found.length === 0) {
+      this.stats.withoutWebhooks++;
+      return;
+    }
+    const now = this.now();
+    for (const accountId of found) this.webhookAccounts.set(accountId, now + WEBHOOK_ACCOUNT_MEMORY_MS);
+    // Entries are dropped when their account is scanned after they expire; the rest, now and then here.
+    if (this.webhookAccounts.size > SWEEP_ABOVE) {
+      for (const [accountId, until] of this.webhookAccounts) if (until <= now) this.webhookAccounts.delete(accountId);
+    }
+    await writeScanBatch(this.db, batch);
+    this.stats.rewrittenWithWebhooks++;
+  }
+
+  private mayHaveWebhooks(batch: PreparedScanBatch): boolean {
+    if (this.webhookAccounts.size === 0) return false;
+    const now = this.now();
+    for (const scan of batch.scans) {
+      const until = scan.bot ? undefined : this.webhookAccounts.get(scan.accountId);
+      if (until === undefined) continue;
+      if (until > now) return true;
+      this.webhookAccounts.delete(scan.accountId);
+    }
+    return false;
+  }
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema/index.js';
 import type { ScanRecorderObserver } from '../metrics/scan-metrics.js';
-import { prepareScanBatch, type PreparedScanBatch, type ScanEvent, writeScanBatch } from './scan-batch.js';
+import { prepareScanBatch, type PreparedScanBatch, ScanBatchWriter, type ScanEvent } from './scan-batch.js';
 
 export type { ScanEvent } from './scan-batch.js';
 
@@ -95,6 +95,8 @@ export class ScanRecorder {
   /** Ends the drain's and the probe's waits at once when the recorder closes. */
   private readonly closing = new AbortController();
   readonly stats = { written: 0, batches: 0, failedBatches: 0, timedOutBatches: 0, dropped: 0 };
+  /** Picks each batch's statement (with or without the webhook outbox). */
+  readonly writer: ScanBatchWriter;
 
   constructor(
     private readonly db: Database,
@@ -102,7 +104,9 @@ export class ScanRecorder {
     private readonly options: ScanRecorderOptions = DEFAULT_SCAN_RECORDER_OPTIONS,
     /** Told the size of every committed batch (GET /metrics). */
     private readonly observer?: ScanRecorderObserver,
-  ) {}
+  ) {
+    this.writer = new ScanBatchWriter(db);
+  }
 
   record(scan: ScanEvent): Promise<void> {
     if (!this.live || this.stopped || this.waiting.length >= this.options.maxWaiting) {
@@ -377,7 +381,7 @@ export class ScanRecorder {
   }
 
   private async write(batch: PreparedScanBatch): Promise<void> {
-    await writeScanBatch(this.db, batch);
+    await this.writer.write(batch);
     this.stats.written += batch.size;
     this.stats.batches++;
     this.observer?.batchWritten(batch.size);

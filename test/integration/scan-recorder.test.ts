@@ -8,7 +8,7 @@ import { createDatabase } from '../../src/db/database.js';
 import { idPattern, newId } from '../../src/ids.js';
 import { freePort } from '../../src/net.js';
 import { CodeLookup } from '../../src/redirect/code-lookup.js';
-import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
+import { prepareScanBatch, ScanBatchWriter, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
 import { DEFAULT_SCAN_RECORDER_OPTIONS, ScanRecorder } from '../../src/redirect/scan-recorder.js';
 import { scanCreatedBody } from '../../src/webhooks/payload.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -140,6 +140,33 @@ describe('writing a scan batch', () => {
     expect(bodies.map(({ body }) => (JSON.parse(body) as { createdAt: string }).createdAt).sort()).toEqual(
       scans.filter((scan) => !scan.bot).map((scan) => scan.at.toISOString()),
     );
+  });
+
+  it('leaves out the outbox for accounts without a webhook, and still queues one for a webhook set a moment ago', async () => {
+    const other = await createTestAccount(database.db, app);
+    const { data } = await other.client.raw.POST('/qrcodes', { body: { name: 'Leaflet', url: 'https://example.com/' } });
+    const code = data!.data;
+    const scan = () => scanOf(code, { accountId: other.accountId });
+    const deliveries = async () => (await database.db.selectFrom('webhook_deliveries').select('id').where('qr_code_id', '=', code.id).execute()).length;
+    const writer = new ScanBatchWriter(database.db);
+
+    await writer.write(prepareScanBatch([scan(), scan()]));
+    expect(writer.stats).toEqual({ withoutWebhooks: 1, withWebhooks: 0, rewrittenWithWebhooks: 0 });
+    expect([await scanCount(code.id), await deliveries()]).toEqual([2, 0]);
+
+    // The writer believes this account has no webhook: the statement finds it and the batch is written with it.
+    await setWebhook(database.db, app.box, { accountId: other.accountId, url: 'http://127.0.0.1:9/hooks', allowPrivate: true });
+    const batch = prepareScanBatch([scan(), { ...scan(), bot: true }, scan()]);
+    await writer.write(batch);
+    expect(writer.stats).toEqual({ withoutWebhooks: 1, withWebhooks: 0, rewrittenWithWebhooks: 1 });
+    expect([await scanCount(code.id), await deliveries()]).toEqual([4, 2]);
+
+    // Now remembered: the next batch goes straight to the full statement; a batch written twice counts once.
+    await writer.write(batch);
+    await writer.write(prepareScanBatch([scan()]));
+    expect(writer.stats).toEqual({ withoutWebhooks: 1, withWebhooks: 2, rewrittenWithWebhooks: 1 });
+    expect([await scanCount(code.id), await deliveries()]).toEqual([5, 3]);
+    expect(await scanCountsOf(database.db, code.id)).toEqual({ scans: 5, botScans: 1 });
   });
 
   it('stores the webhook body JSON.stringify gives, byte for byte, whatever the name holds', async () => {
