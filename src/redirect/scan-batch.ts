@@ -105,6 +105,26 @@ function isoTimeWriter(): (at: Date) => string | null {
 }
 
 /**
+ * What both batch statements write once `batch` holds a row: the groups as sent (`g`), one `scans` row per time,
+ * and each code's increments.
+ */
+const SCAN_ROWS = `g as materialized (
+      select e->>0 as c, e->>1 as a, e->>2 as d, e->>3 as o, e->>4 as b, e->>5 as u, e->>6 as r, e->7 as times
+      from jsonb_array_elements($2::jsonb->'scans') as e
+      where exists (select from batch)
+    ),
+    inserted as (
+      insert into scans (qr_code_id, created_at, device, os, browser, destination_url, referrer_host)
+      select g.c, t::timestamptz, g.d, g.o, g.b, g.u, g.r from g cross join lateral jsonb_array_elements_text(g.times) as t
+    )`;
+const CODE_INCREMENTS = `counted as (
+      insert into qr_code_scan_increments (qr_code_id, scans, bot_scans)
+      select e->>0, (e->>1)::bigint, (e->>2)::bigint
+      from jsonb_array_elements($2::jsonb->'counts') as e
+      where exists (select from batch)
+    )`;
+
+/**
  * One statement, so one transaction and one round trip: the batch id, scan rows, outbox rows and counter
  * increments commit together. The batch id goes first with `on conflict do nothing`; when it is already there
  * (an earlier write of this batch committed although its answer was lost), every other part sees no row and
@@ -125,15 +145,7 @@ export const WRITE_SCAN_BATCH = {
     with batch as (
       insert into scan_batches (id) values ($1) on conflict do nothing returning id
     ),
-    g as materialized (
-      select e->>0 as c, e->>1 as a, e->>2 as d, e->>3 as o, e->>4 as b, e->>5 as u, e->>6 as r, e->7 as times
-      from jsonb_array_elements($2::jsonb->'scans') as e
-      where exists (select from batch)
-    ),
-    inserted as (
-      insert into scans (qr_code_id, created_at, device, os, browser, destination_url, referrer_host)
-      select g.c, t::timestamptz, g.d, g.o, g.b, g.u, g.r from g cross join lateral jsonb_array_elements_text(g.times) as t
-    ),
+    ${SCAN_ROWS},
     deliveries as (
       select qroute_new_id('whd', (extract(epoch from t::timestamptz) * 1000000)::bigint) as id, g.a, g.c, t, g.d, g.o, g.b, q.slug, q.name
       from g join webhook_endpoints e on e.account_id = g.a and e.disabled_at is null
@@ -150,12 +162,7 @@ export const WRITE_SCAN_BATCH = {
       from deliveries
       returning 1
     ),
-    counted as (
-      insert into qr_code_scan_increments (qr_code_id, scans, bot_scans)
-      select e->>0, (e->>1)::bigint, (e->>2)::bigint
-      from jsonb_array_elements($2::jsonb->'counts') as e
-      where exists (select from batch)
-    )
+    ${CODE_INCREMENTS}
     -- Wakes the webhook workers on commit, only when this batch queued a delivery.
     select pg_notify('${WEBHOOKS_DUE_CHANNEL}', '') from (select from outbox limit 1) as queued`,
 };
@@ -181,21 +188,8 @@ export const WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS = {
       insert into scan_batches (id) select $1 where not exists (select from endpoints)
       on conflict do nothing returning id
     ),
-    g as materialized (
-      select e->>0 as c, e->>2 as d, e->>3 as o, e->>4 as b, e->>5 as u, e->>6 as r, e->7 as times
-      from jsonb_array_elements($2::jsonb->'scans') as e
-      where exists (select from batch)
-    ),
-    inserted as (
-      insert into scans (qr_code_id, created_at, device, os, browser, destination_url, referrer_host)
-      select g.c, t::timestamptz, g.d, g.o, g.b, g.u, g.r from g cross join lateral jsonb_array_elements_text(g.times) as t
-    ),
-    counted as (
-      insert into qr_code_scan_increments (qr_code_id, scans, bot_scans)
-      select e->>0, (e->>1)::bigint, (e->>2)::bigint
-      from jsonb_array_elements($2::jsonb->'counts') as e
-      where exists (select from batch)
-    )
+    ${SCAN_ROWS},
+    ${CODE_INCREMENTS}
     select array(select account_id from endpoints) as webhook_accounts`,
 };
 
