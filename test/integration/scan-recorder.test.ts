@@ -148,7 +148,8 @@ describe('writing a scan batch', () => {
     const code = data!.data;
     const scan = () => scanOf(code, { accountId: other.accountId });
     const deliveries = async () => (await database.db.selectFrom('webhook_deliveries').select('id').where('qr_code_id', '=', code.id).execute()).length;
-    const writer = new ScanBatchWriter(database.db);
+    let clock = 0;
+    const writer = new ScanBatchWriter(database.db, () => clock);
 
     await writer.write(prepareScanBatch([scan(), scan()]));
     expect(writer.stats).toEqual({ withoutWebhooks: 1, withWebhooks: 0, rewrittenWithWebhooks: 0 });
@@ -167,6 +168,12 @@ describe('writing a scan batch', () => {
     expect(writer.stats).toEqual({ withoutWebhooks: 1, withWebhooks: 2, rewrittenWithWebhooks: 1 });
     expect([await scanCount(code.id), await deliveries()]).toEqual([5, 3]);
     expect(await scanCountsOf(database.db, code.id)).toEqual({ scans: 5, botScans: 1 });
+
+    // Forgotten after a minute: the statement without the outbox is tried again, and finds the webhook again.
+    clock += 60_001;
+    await writer.write(prepareScanBatch([scan()]));
+    expect(writer.stats).toEqual({ withoutWebhooks: 1, withWebhooks: 2, rewrittenWithWebhooks: 2 });
+    expect([await scanCount(code.id), await deliveries()]).toEqual([6, 4]);
   });
 
   it('stores the webhook body JSON.stringify gives, byte for byte, whatever the name holds', async () => {
