@@ -96,7 +96,7 @@ export class ScanRecorder {
   private readonly closing = new AbortController();
   readonly stats = { written: 0, batches: 0, failedBatches: 0, timedOutBatches: 0, dropped: 0 };
   /** Picks each batch's statement (with or without the webhook outbox). */
-  readonly writer: ScanBatchWriter;
+  private readonly writer: ScanBatchWriter;
 
   constructor(
     private readonly db: Database,
