@@ -30,10 +30,10 @@ export async function benchOutage(options: { rate: number; outageSeconds: number
   const logger = pino({ level: 'silent' });
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-bench-outage-'));
   let postgres = await startEmbeddedPostgres(dataDir, logger);
-  const db = createDatabase(postgres.connectionString(), { logger });
+  const db = createDatabase(postgres.localConnectionString(), { logger });
   await migrateToLatest(db, logger);
   const config = { ...loadConfig({}), logLevel: 'silent' };
-  const redirect = createRedirect({ db, connectionString: postgres.connectionString(), logger });
+  const redirect = createRedirect({ db, connectionString: postgres.localConnectionString(), logger });
   await redirect.start();
   const server = await listen(createRequestListener(createApp({ config, db, logger, box: new SecretBox(randomBytes(32)) }), redirect.handler), 0, '127.0.0.1');
   try {

@@ -79,7 +79,7 @@ async function main() {
     }
     const port = await freePort();
     const qroute = start('qroute', process.execPath, [...(CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(PERF ? ['--perf-basic-prof'] : []), 'dist/src/main.js'], {
-      DATABASE_URL: postgres.connectionString(),
+      DATABASE_URL: postgres.localConnectionString(),
       WEBHOOK_SECRET_KEY: key.toString('base64'),
       ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
       WEBHOOK_WORKER: WEBHOOK ? 'true' : 'false',

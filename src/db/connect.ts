@@ -35,7 +35,7 @@ export async function openDatabase(
   const embedded = config.databaseUrl
     ? undefined
     : await startEmbeddedPostgres(config.dataDir, logger, { create: options.createEmbedded ?? true });
-  const connectionString = config.databaseUrl ?? embedded!.connectionString();
+  const connectionString = config.databaseUrl ?? embedded!.localConnectionString();
   // Migrations get a session of their own without the statement timeouts: building an index may take minutes.
   const migrationDb = createDatabase(connectionString, { logger, maxConnections: 1, timeouts: NO_STATEMENT_TIMEOUTS });
   try {

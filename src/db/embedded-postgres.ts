@@ -24,8 +24,14 @@ export type { EmbeddedPostgresInfo } from './embedded-postgres-settings.js';
  * anything that looks like a cluster but is not one is left for the operator with a message.
  */
 export interface RunningEmbeddedPostgres {
-  /** As the service's role, which is not a superuser. */
+  /** As the service's role, which is not a superuser, over TCP on 127.0.0.1 (for tools that need an address). */
   connectionString(database?: string): string;
+  /**
+   * As the service's role, over the Unix-domain socket in the cluster's directory when it has one, else the same
+   * as `connectionString`. What qroute itself uses: a round trip costs both sides less CPU than over loopback TCP
+   * (measured: about 13 µs less PostgreSQL CPU and 20 µs less wall time per scan batch).
+   */
+  localConnectionString(database?: string): string;
   /** As the superuser: for setup that needs it, such as the tests' CREATE DATABASE. */
   adminConnectionString(database?: string): string;
   port: number;
@@ -86,6 +92,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, opt
   }
   if (info.adminUser === undefined) rolesToCheck = true;
 
+  const socketDirectory = socketDirectoryFor(pgData);
   const alreadyRunning = await isRunning(binaries, pgData, runAs);
   if (!alreadyRunning) {
     // Keep the port of the last run when it is free, so clients configured by hand keep working.
@@ -95,7 +102,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, opt
     // Detached: in its own process group, so a Ctrl-C in the terminal reaches only us, and we stop the
     // database after draining requests rather than it stopping under them.
     await run(binaries.pg_ctl, ['start', '-w', '-t', '60', '-D', pgData, '-l', path.join(dataDir, 'postgres.log'),
-      '-o', `-p ${info.port} -c listen_addresses=127.0.0.1 -c max_connections=200 -c unix_socket_directories=''`],
+      '-o', `-p ${info.port} -c listen_addresses=127.0.0.1 -c max_connections=200 -c unix_socket_directories='${socketDirectory ?? ''}'`],
       { ...runAs, detached: true });
   } else {
     logger.info({ dataDir, port: info.port }, 'using the embedded PostgreSQL already running');
@@ -107,12 +114,17 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, opt
   }
 
   const current = info;
+  // A cluster started by an earlier version (still running) has no socket: then TCP.
+  const socket = socketDirectory && (await isSocket(path.join(socketDirectory, `.s.PGSQL.${current.port}`))) ? socketDirectory : undefined;
   const url = (user: string, password: string, database: string) =>
     `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${current.port}/${database}`;
   return {
     port: current.port,
     startedHere: !alreadyRunning,
     connectionString: (database = 'postgres') => url(current.user, current.password, database),
+    // pg reads `host` from the query as the socket's directory (and keeps the port for the socket's name).
+    localConnectionString: (database = 'postgres') =>
+      url(current.user, current.password, database) + (socket ? `?host=${encodeURIComponent(socket)}` : ''),
     adminConnectionString: (database = 'postgres') => url(current.adminUser!, current.adminPassword!, database),
     stop: async () => {
       if (!(await isRunning(binaries, pgData, runAs))) return;
@@ -120,6 +132,24 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, opt
       await run(binaries.pg_ctl, ['stop', '-w', '-t', '60', '-m', 'fast', '-D', pgData], runAs);
     },
   };
+}
+
+/** Longest path a Unix-domain socket may have on Linux (sun_path holds 108 bytes with the closing NUL). */
+const MAX_SOCKET_PATH = 107;
+/** The longest socket name PostgreSQL makes in its directory. */
+const SOCKET_NAME = '/.s.PGSQL.65535';
+
+/**
+ * Where the cluster makes its Unix-domain socket: its own directory, which only its owner can open (mode 0700), so
+ * no other local user can reach the socket. None when the path is too long for a socket (PostgreSQL would refuse
+ * to start) or holds characters that would need quoting in pg_ctl's options: then TCP only.
+ */
+function socketDirectoryFor(pgData: string): string | undefined {
+  return /^[A-Za-z0-9_./-]+$/.test(pgData) && pgData.length + SOCKET_NAME.length <= MAX_SOCKET_PATH ? pgData : undefined;
+}
+
+async function isSocket(file: string): Promise<boolean> {
+  return fs.stat(file).then((stats) => stats.isSocket(), () => false);
 }
 
 /** `none`: no directory or an empty one. `cluster`: PG_VERSION is there. `incomplete`: anything else. */

@@ -99,6 +99,33 @@ describe('embedded PostgreSQL data directory', TIMEOUT, () => {
     }
   });
 
+  it('connects the service over the Unix-domain socket in the cluster directory, and tools over TCP on 127.0.0.1', async () => {
+    const dataDir = await newDataDir();
+    const database = await openDatabase({ dataDir, databaseUrl: undefined }, { logger, stopEmbedded: 'always' });
+    try {
+      // inet_server_addr() is null on a Unix-domain socket.
+      expect(await query(database.connectionString, 'select inet_server_addr() as address')).toEqual([{ address: null }]);
+      const settings = JSON.parse(await fs.readFile(path.join(dataDir, 'postgres.json'), 'utf8'));
+      const stats = await fs.stat(path.join(dataDir, 'pg', `.s.PGSQL.${settings.port}`));
+      expect(stats.isSocket()).toBe(true);
+      // Only the cluster's owner can open the directory, so no other local user reaches the socket.
+      expect((await fs.stat(path.join(dataDir, 'pg'))).mode & 0o077).toBe(0);
+      const tcp = `postgres://${settings.user}:${encodeURIComponent(settings.password)}@127.0.0.1:${settings.port}/postgres`;
+      expect(await query(tcp, 'select host(inet_server_addr()) as address')).toEqual([{ address: '127.0.0.1' }]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('uses TCP alone when the data directory is too deep for a socket path', async () => {
+    const parent = await newDataDir();
+    await fs.chmod(parent, 0o755); // PostgreSQL's own user must be able to reach the directory below
+    const dataDir = path.join(parent, 'd'.repeat(100));
+    const postgres = await start(dataDir);
+    expect(postgres.localConnectionString()).toBe(postgres.connectionString());
+    expect(await query(postgres.localConnectionString(), 'select host(inet_server_addr()) as address')).toEqual([{ address: '127.0.0.1' }]);
+  });
+
   it('upgrades a cluster made when the service role was the superuser, keeping its tables usable', async () => {
     // What earlier versions made: initdb -U qroute, postgres.json with port, user and password only.
     const dataDir = await newDataDir();
