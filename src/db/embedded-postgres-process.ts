@@ -45,7 +45,32 @@ export async function unprivilegedUser(dataDir: string): Promise<RunAs> {
     if (!ids) throw new Error(`could not create the ${SYSTEM_USER} user to run PostgreSQL as`);
   }
   await fs.chown(dataDir, ids.uid, ids.gid);
+  if (!(await canReach(dataDir, ids))) {
+    const blocking = await firstUnreachableAncestor(dataDir, ids);
+    throw new Error(`PostgreSQL runs as the ${SYSTEM_USER} user when qroute runs as root, and that user cannot reach ${dataDir}` +
+      (blocking ? `: ${blocking} does not let it through` : '') + '. Choose a DATA_DIR it can reach (such as ' +
+      `/var/lib/qroute), or let it through${blocking ? ` (chmod o+x ${blocking})` : ''}. Nothing was deleted.`);
+  }
   return ids;
+}
+
+/** Whether `ids` may enter and write `dir`, tested as that user (the rights PostgreSQL will have there). */
+async function canReach(dir: string, ids: { uid: number; gid: number }): Promise<boolean> {
+  return execFile('/bin/sh', ['-c', 'test -x "$1" && test -w "$1"', 'sh', dir], ids).then(() => true, () => false);
+}
+
+/** The outermost directory above `dir` that `ids` cannot pass through, for the message. */
+async function firstUnreachableAncestor(dir: string, ids: { uid: number; gid: number }): Promise<string | undefined> {
+  const ancestors: string[] = [];
+  for (let current = path.dirname(path.resolve(dir)); ; current = path.dirname(current)) {
+    ancestors.unshift(current);
+    if (path.dirname(current) === current) break;
+  }
+  for (const ancestor of ancestors) {
+    const passes = await execFile('/bin/sh', ['-c', 'test -x "$1"', 'sh', ancestor], ids).then(() => true, () => false);
+    if (!passes) return ancestor;
+  }
+  return undefined;
 }
 
 async function userIds(name: string): Promise<{ uid: number; gid: number } | undefined> {

@@ -79,6 +79,15 @@ describe('embedded PostgreSQL data directory', TIMEOUT, () => {
     expect(await fs.readFile(path.join(dataDir, 'pg', 'base.tar'), 'utf8')).toBe('precious');
   });
 
+  // As root, PostgreSQL runs as the postgres user, which must reach DATA_DIR (a DATA_DIR under /root often fails).
+  it.runIf(process.getuid?.() === 0)('says which directory keeps PostgreSQL out of a DATA_DIR it cannot reach, as root', async () => {
+    const parent = await newDataDir(); // mode 0700, owned by root
+    const dataDir = path.join(parent, 'data');
+    await expect(startEmbeddedPostgres(dataDir, logger)).rejects.toThrow(
+      `PostgreSQL runs as the postgres user when qroute runs as root, and that user cannot reach ${dataDir}: ${parent} does not let it through`);
+    await expect(fs.access(path.join(dataDir, 'pg'))).rejects.toThrow();
+  });
+
   it('creates no cluster when told not to', async () => {
     const dataDir = path.join(await newDataDir(), 'typo');
     await expect(startEmbeddedPostgres(dataDir, logger, { create: false })).rejects.toBeInstanceOf(NoEmbeddedClusterError);
