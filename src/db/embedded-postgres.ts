@@ -92,7 +92,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, opt
   }
   if (info.adminUser === undefined) rolesToCheck = true;
 
-  const socketDirectory = socketDirectoryFor(pgData);
+  const socketDirectory = socketDirectoryFor(path.resolve(pgData));
   const alreadyRunning = await isRunning(binaries, pgData, runAs);
   if (!alreadyRunning) {
     // Keep the port of the last run when it is free, so clients configured by hand keep working.
@@ -141,8 +141,10 @@ const SOCKET_NAME = '/.s.PGSQL.65535';
 
 /**
  * Where the cluster makes its Unix-domain socket: its own directory, which only its owner can open (mode 0700), so
- * no other local user can reach the socket. None when the path is too long for a socket (PostgreSQL would refuse
- * to start) or holds characters that would need quoting in pg_ctl's options: then TCP only.
+ * no other local user can reach the socket. Absolute: PostgreSQL would read a relative path from its data
+ * directory, and pg takes a `host` as a socket's directory only when it starts with a slash. None when the path is
+ * too long for a socket (PostgreSQL would refuse to start) or holds characters that would need quoting in pg_ctl's
+ * options: then TCP only.
  */
 function socketDirectoryFor(pgData: string): string | undefined {
   return /^[A-Za-z0-9_./-]+$/.test(pgData) && pgData.length + SOCKET_NAME.length <= MAX_SOCKET_PATH ? pgData : undefined;
