@@ -5,6 +5,7 @@ export interface ScanRecorderView {
   readonly backlog: number;
   readonly isLive: boolean;
   readonly stats: { readonly written: number; readonly dropped: number };
+  readonly batchStatements: { readonly withoutWebhooks: number; readonly withWebhooks: number; readonly rewrittenWithWebhooks: number };
 }
 
 export interface ScanRecorderObserver {
@@ -52,6 +53,21 @@ export function createScanMetrics(registry: Registry): ScanMetrics {
     registers: [registry],
     collect() {
       this.set(recorder === undefined || recorder.isLive ? 1 : 0);
+    },
+  });
+  new Counter({
+    name: 'qroute_scan_batch_statements_total',
+    help: 'Scan batches by the statement that wrote them: without_webhooks (no account of the batch has a webhook), ' +
+      'with_webhooks (an account was known to have one), rewritten_with_webhooks (found to have one while written ' +
+      'without: two round trips).',
+    labelNames: ['statement'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const counts = recorder?.batchStatements;
+      this.inc({ statement: 'without_webhooks' }, counts?.withoutWebhooks ?? 0);
+      this.inc({ statement: 'with_webhooks' }, counts?.withWebhooks ?? 0);
+      this.inc({ statement: 'rewritten_with_webhooks' }, counts?.rewrittenWithWebhooks ?? 0);
     },
   });
   const batchSize = new Histogram({

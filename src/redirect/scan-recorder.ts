@@ -124,6 +124,11 @@ export class ScanRecorder {
     return this.waiting.length + this.unsealed.length + this.bufferedScans;
   }
 
+  /** Batches written by each statement (GET /metrics): without the webhook outbox, with it, or rewritten with it. */
+  get batchStatements(): Readonly<ScanBatchWriter['stats']> {
+    return this.writer.stats;
+  }
+
   /** Whether new scans wait for their commit (false while the database is failing). */
   get isLive(): boolean {
     return this.live;

@@ -120,6 +120,7 @@ describe('what /metrics reports', () => {
       'qroute_scan_backlog',
       'qroute_scan_recorder_live',
       'qroute_scan_batch_size_count',
+      'qroute_scan_batch_statements_total',
       'qroute_webhook_attempts_total',
       'qroute_webhook_outbox_due',
       'qroute_webhook_outbox_oldest_due_seconds',
@@ -168,6 +169,12 @@ describe('what /metrics reports', () => {
     expect(moved(before, after, 'qroute_scan_batch_size_sum')).toBe(3);
     expect(moved(before, after, 'qroute_scan_batch_size_count')).toBeGreaterThanOrEqual(1);
     expect(after.get('qroute_scan_backlog')).toBe(0);
+    // The account has a webhook: its first batch is found to need the outbox and written again, later ones may go
+    // straight to the full statement; none is written without the outbox.
+    const statements = (name: string) => moved(before, after, `qroute_scan_batch_statements_total{statement="${name}"}`);
+    expect(statements('rewritten_with_webhooks')).toBeGreaterThanOrEqual(1);
+    expect(statements('without_webhooks')).toBe(0);
+    expect(statements('rewritten_with_webhooks') + statements('with_webhooks')).toBe(moved(before, after, 'qroute_scan_batch_size_count'));
     expect(moved(before, after, 'qroute_webhook_attempts_total{outcome="failed"}')).toBe(0);
 
     expect(moved(before, after, 'qroute_api_requests_total{operation="createQrCode",status="201"}')).toBe(2);
