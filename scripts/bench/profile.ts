@@ -236,8 +236,9 @@ async function postgresTicksByKind(dataDir: string): Promise<Map<string, number>
     const times = await processTimes(pid);
     if (!times) continue;
     const title = (await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replace(/\0/g, ' ').trim();
-    // "postgres: qroute qroute 127.0.0.1(5432) idle" is a client backend; "postgres: walwriter " a helper.
-    const kind = pid === postmaster ? 'postmaster' : /^postgres: \S+ \S+ [\d.:[\]]+\(\d+\)/.test(title) ? 'client backends' : title.replace(/^postgres: /, '').replace(/\s.*$/, '') || 'other';
+    // "postgres: qroute qroute 127.0.0.1(5432) idle" (TCP) or "postgres: qroute qroute [local] idle" (the socket
+    // qroute uses) is a client backend; "postgres: walwriter " a helper.
+    const kind = pid === postmaster ? 'postmaster' : /^postgres: \S+ \S+ ([\d.:[\]]+\(\d+\)|\[local\])/.test(title) ? 'client backends' : title.replace(/^postgres: /, '').replace(/\s.*$/, '') || 'other';
     add(kind, times.user + times.system);
     if (pid === postmaster) add('exited children (autovacuum workers…)', times.exitedChildren);
   }
