@@ -18,27 +18,49 @@ export interface CreatedPasswordReset {
 }
 
 /**
- * A reset link for the person with this email, or undefined when nobody has it. The caller must answer both the
- * same way ("if this address has an account, a link is on its way"), or the form tells strangers who has an
- * account. A new link replaces the person's earlier ones.
+ * How often the public form mails one person a new link. Anyone may type anyone's address into it; without this,
+ * a script could fill a person's inbox (and get our mail server listed as a source of spam). The link from the
+ * first request keeps working for its hour, so a person who asks twice loses nothing.
+ */
+export const PASSWORD_RESET_MAIL_INTERVAL_MS = 5 * 60 * 1000;
+
+/**
+ * A reset link for the person with this email, or undefined when nobody has it, or, with `unlessLinkNewerThanMs`,
+ * when the person already has an unused link made that recently (the public form: at most one mail per person per
+ * PASSWORD_RESET_MAIL_INTERVAL_MS). The caller must answer all of these the same way ("if this address has an
+ * account, a link is on its way"), or the form tells strangers who has an account. A new link replaces the
+ * person's earlier ones.
  */
 export async function createPasswordReset(
   db: Db,
-  input: { email: string; siteUrl: string; now?: Date },
+  input: { email: string; siteUrl: string; now?: Date; unlessLinkNewerThanMs?: number },
 ): Promise<CreatedPasswordReset | undefined> {
   const user = await findUserByEmail(db, input.email);
   if (!user) return undefined;
   const now = input.now ?? new Date();
   const token = newLinkToken();
   const expiresAt = new Date(now.getTime() + PASSWORD_RESET_LIFETIME_MS);
-  await inTransaction(db, async (trx) => {
+  const created = await inTransaction(db, async (trx) => {
+    if (input.unlessLinkNewerThanMs !== undefined) {
+      // The person's row is locked first, so requests arriving together are decided one after the other: one link.
+      await trx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute();
+      const recent = await trx
+        .selectFrom('password_resets')
+        .select('token_hash')
+        .where('user_id', '=', user.id)
+        .where('used_at', 'is', null)
+        .where('created_at', '>', new Date(now.getTime() - input.unlessLinkNewerThanMs))
+        .executeTakeFirst();
+      if (recent) return false;
+    }
     await trx.deleteFrom('password_resets').where('user_id', '=', user.id).where('used_at', 'is', null).execute();
     await trx
       .insertInto('password_resets')
       .values({ token_hash: hashLinkToken(token), user_id: user.id, created_at: now, expires_at: expiresAt })
       .execute();
+    return true;
   });
-  return { url: passwordResetUrl(input.siteUrl, token), expiresAt, user };
+  return created ? { url: passwordResetUrl(input.siteUrl, token), expiresAt, user } : undefined;
 }
 
 export function passwordResetUrl(siteUrl: string, token: string): string {

@@ -280,6 +280,18 @@ describe('password reset by email', () => {
     expect((await (await dashboardHttp(mailApp)).get(url!)).status).toBe(200);
   });
 
+  it('mails one person once however often the form is sent, and still mails others', async () => {
+    const asker = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
+    const other = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
+    const http = await dashboardHttp(mailApp);
+    for (let i = 0; i < 3; i++) expect((await http.post('/password-reset', { email: asker.email })).status).toBe(200);
+    await expect.poll(() => catcher.mails.filter((mail) => mail.to.includes(asker.email)).length).toBe(1);
+    // Sent after the repeats: once it has arrived, a second mail to the asker would have too.
+    await http.post('/password-reset', { email: other.email });
+    await expect.poll(() => catcher.mails.filter((mail) => mail.to.includes(other.email)).length).toBe(1);
+    expect(catcher.mails.filter((mail) => mail.to.includes(asker.email))).toHaveLength(1);
+  });
+
   it('says without a mail server that an owner makes the link', async () => {
     const html = await (await (await dashboardHttp(app)).get('/password-reset')).text();
     expect(html).toContain('ask an owner of your account');

@@ -26,7 +26,7 @@ import {
   LOGIN_FAILURES_PER_IP,
   recordLoginFailure,
 } from '../../src/people/login-limit.js';
-import { createPasswordReset, resetPassword } from '../../src/people/password-resets.js';
+import { createPasswordReset, isPasswordResetValid, PASSWORD_RESET_MAIL_INTERVAL_MS, resetPassword } from '../../src/people/password-resets.js';
 import { createSession, findSession } from '../../src/people/sessions.js';
 import { signUp } from '../../src/people/signup.js';
 import {
@@ -267,6 +267,35 @@ describe('people', () => {
       expect(reset.expiresAt.getTime() - now.getTime()).toBe(60 * MINUTE);
       await expect(resetPassword(db, { token: tokenOf(reset.url), newPassword: 'a brand new password', now: new Date(now.getTime() + 61 * MINUTE) }))
         .rejects.toThrow(ResetLinkInvalidError);
+    });
+  });
+
+  describe('password reset mails from the public form', () => {
+    it(`make one link per person per ${PASSWORD_RESET_MAIL_INTERVAL_MS / MINUTE} minutes, and leave the first one working`, async () => {
+      const email = freshEmail();
+      await createUser(db, { accountId, email, role: 'member', password: PASSWORD });
+      const asked = (minutesFromNow: number) =>
+        createPasswordReset(db, { email, siteUrl: SITE, now: new Date(Date.now() + minutesFromNow * MINUTE), unlessLinkNewerThanMs: PASSWORD_RESET_MAIL_INTERVAL_MS });
+      const first = (await asked(0))!;
+      expect(await asked(1)).toBeUndefined();
+      expect(await asked(4.9)).toBeUndefined();
+      expect(await isPasswordResetValid(db, tokenOf(first.url))).toBe(true);
+      const later = (await asked(5.1))!;
+      expect(later.url).not.toBe(first.url);
+      expect(await isPasswordResetValid(db, tokenOf(first.url))).toBe(false);
+      // An owner handing over a link is not held back.
+      expect(await createPasswordReset(db, { email, siteUrl: SITE })).toBeDefined();
+    });
+
+    it('make one link when the form is sent many times at once', async () => {
+      // Several rounds: the first may run one request after another while the pool opens its connections.
+      for (let round = 0; round < 4; round++) {
+        const email = freshEmail();
+        await createUser(db, { accountId, email, role: 'member', password: PASSWORD });
+        const results = await Promise.all(Array.from({ length: 8 }, () =>
+          createPasswordReset(db, { email, siteUrl: SITE, unlessLinkNewerThanMs: PASSWORD_RESET_MAIL_INTERVAL_MS })));
+        expect(results.filter((reset) => reset !== undefined), `round ${round}`).toHaveLength(1);
+      }
     });
   });
 

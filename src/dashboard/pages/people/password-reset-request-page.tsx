@@ -17,7 +17,7 @@ export function PasswordResetRequestPage(props: { context: PageContext; mailConf
             <p>An owner who forgot their password can ask another owner, or the operator of this qroute.</p>
           </>
         ) : props.sent ? (
-          <Flash kind="ok">If an account uses that email, we sent a link to it. The link works once, within an hour.</Flash>
+          <Flash kind="ok">If an account uses that email, we sent a link to it. The link works once, within an hour. Asking again within 5 minutes sends nothing new: the first link still works.</Flash>
         ) : (
           <form method="post" action="/password-reset">
             <CsrfField token={props.context.csrfToken} />
