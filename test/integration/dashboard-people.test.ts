@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAccount } from '../../src/accounts/account-service.js';
 import { loadConfig } from '../../src/config.js';
 import { createInvitation, listPendingInvitations } from '../../src/people/invitations.js';
+import { SIGNUPS_PER_IP } from '../../src/people/signup-limit.js';
 import { findUserByEmail, getUser, listUsers } from '../../src/people/users.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, startDashboardApp, type TestPerson } from '../support/dashboard.js';
@@ -249,6 +250,27 @@ describe('sign-up', () => {
       const user = await findUserByEmail(database.db, 'shop@example.com');
       expect(user?.role).toBe('owner');
       expect(await getAccount(database.db, user!.accountId)).toMatchObject({ name: 'Corner Shop', plan: 'starter' });
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe('sign-up limit', () => {
+  it(`opens at most ${SIGNUPS_PER_IP} accounts per address per 15 minutes, answering 429 past it; a failed sign-up does not count`, async () => {
+    const open = await startDashboardApp(database, { dashboard: { ...loadConfig({}).dashboard, signup: 'open', signupPlan: 'starter' } });
+    try {
+      // Every request here comes from 127.0.0.1: forget the sign-ups earlier tests in this file made from it.
+      await database.db.deleteFrom('login_failures').where('key', 'like', 'signup-%').execute();
+      const form = (email: string) => ({ accountName: 'Stall', email, password: NEW_PASSWORD, confirm: NEW_PASSWORD });
+      expect((await (await dashboardHttp(open)).post('/signup', form(owner.email))).status).toBe(409);
+      const emails = Array.from({ length: SIGNUPS_PER_IP }, (_, i) => `stall-${i}-${Date.now()}@example.com`);
+      for (const email of emails) expect((await (await dashboardHttp(open)).post('/signup', form(email))).status).toBe(303);
+      const refused = await (await dashboardHttp(open)).post('/signup', form('one-stall-too-many@example.com'));
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+      expect(await refused.text()).toContain('Too many new accounts from your network. Try again in 15 minutes.');
+      expect(await findUserByEmail(database.db, 'one-stall-too-many@example.com')).toBeUndefined();
     } finally {
       await open.close();
     }

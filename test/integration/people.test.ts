@@ -29,6 +29,7 @@ import {
 import { createPasswordReset, isPasswordResetValid, PASSWORD_RESET_MAIL_INTERVAL_MS, resetPassword } from '../../src/people/password-resets.js';
 import { createSession, findSession } from '../../src/people/sessions.js';
 import { signUp } from '../../src/people/signup.js';
+import { releaseSignupSlot, type SignupSlot, SIGNUPS_PER_IP, takeSignupSlot } from '../../src/people/signup-limit.js';
 import {
   authenticateUser,
   changePassword,
@@ -296,6 +297,35 @@ describe('people', () => {
           createPasswordReset(db, { email, siteUrl: SITE, unlessLinkNewerThanMs: PASSWORD_RESET_MAIL_INTERVAL_MS })));
         expect(results.filter((reset) => reset !== undefined), `round ${round}`).toHaveLength(1);
       }
+    });
+  });
+
+  describe('sign-up limit', () => {
+    it(`lets one address open ${SIGNUPS_PER_IP} accounts in 15 minutes, never more when they arrive at once; a released one does not count`, async () => {
+      // Several rounds, each from its own address: the first may run one request after another while the pool connects.
+      for (let round = 0; round < 3; round++) {
+        const ip = `198.51.100.${200 + round}`;
+        const burst = await Promise.all(Array.from({ length: SIGNUPS_PER_IP + 4 }, () => takeSignupSlot(db, ip)));
+        // Requests that interleave may refuse each other (fewer pass, never more); one after another fill the rest.
+        let taken = burst.filter((slot) => !slot.limited).length;
+        expect(taken, `round ${round}`).toBeLessThanOrEqual(SIGNUPS_PER_IP);
+        let refused: SignupSlot | undefined;
+        for (let i = 0; i < SIGNUPS_PER_IP * 2 && !refused; i++) {
+          const slot = await takeSignupSlot(db, ip);
+          if (slot.limited) refused = slot;
+          else taken++;
+        }
+        expect(taken, `round ${round}`).toBe(SIGNUPS_PER_IP);
+        expect(refused!.retryAfterSeconds).toBeGreaterThan(14 * 60);
+        expect(refused!.retryAfterSeconds).toBeLessThanOrEqual(15 * 60);
+      }
+      // Another address is not held back; a sign-up that failed gives its place back.
+      const other = await takeSignupSlot(db, '203.0.113.50');
+      expect(other.limited).toBe(false);
+      for (let i = 1; i < SIGNUPS_PER_IP; i++) expect((await takeSignupSlot(db, '203.0.113.50')).limited).toBe(false);
+      expect((await takeSignupSlot(db, '203.0.113.50')).limited).toBe(true);
+      await releaseSignupSlot(db, other.id!);
+      expect((await takeSignupSlot(db, '203.0.113.50')).limited).toBe(false);
     });
   });
 

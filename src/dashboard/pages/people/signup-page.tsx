@@ -1,5 +1,5 @@
 import { ACCOUNT_NAME_MAX_LENGTH } from '../../../people/signup.js';
-import { CsrfField, Layout } from '../../components/layout.js';
+import { CsrfField, Flash, Layout } from '../../components/layout.js';
 import type { PageContext } from '../../context.js';
 import { type FieldErrors, FormField, NewPasswordFields } from './form-field.js';
 
@@ -11,6 +11,7 @@ export function SignupPage(props: { context: PageContext; planName: string; valu
       <article class="narrow">
         <h1>Create an account</h1>
         <p>Your account starts on the {props.planName} plan, with you as its owner.</p>
+        {errors.form && <Flash kind="error">{errors.form}</Flash>}
         <form method="post" action="/signup">
           <CsrfField token={props.context.csrfToken} />
           <FormField
