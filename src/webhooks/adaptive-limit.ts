@@ -22,6 +22,10 @@ export const DEFAULT_ADAPTIVE_LIMIT: AdaptiveLimitOptions = { initial: 8, floor:
  * it, at most once per round trip (the requests already in flight when it slowed down report the same slowness
  * and must not halve it again each). A fast receiver climbs to the ceiling in a few dozen round trips; a hung or
  * failing one falls to the floor, so it holds a few of the worker's slots, never all of them.
+ *
+ * A receiver that stops answering sends no news at all until its requests time out (15 s), so waiting for answers
+ * would keep its bound where it was for that long, and halve it once per 15 s after. `overdue` is that news
+ * early: the worker calls it while most of the account's requests in flight have waited past the latency target.
  */
 export class AdaptiveLimit {
   private value: number;
@@ -44,7 +48,48 @@ export class AdaptiveLimit {
     }
     // One halving per round trip: requests sent before the last halving answer after it with the same news.
     if (outcome.now - this.lastDecreaseAt < Math.max(outcome.latencyMs, 1)) return;
-    this.lastDecreaseAt = outcome.now;
+    this.decrease(outcome.now);
+  }
+
+  /**
+   * Most requests in flight to this receiver have waited longer than the latency target: it is not keeping up now,
+   * whatever they answer later. Halves at most once per latency target, so a receiver that hangs at the ceiling
+   * (64) is at the floor (2) within about five targets (1.25 s), long before its requests time out. Their late
+   * answers or timeouts then fall within one "round trip" of the last halving and halve nothing more.
+   */
+  overdue(now: number): void {
+    if (now - this.lastDecreaseAt < this.options.latencyTargetMs) return;
+    this.decrease(now);
+  }
+
+  private decrease(now: number): void {
+    this.lastDecreaseAt = now;
     this.value = Math.max(this.options.floor, this.value / 2);
   }
+}
+
+/** A request in flight, as `accountsMostlyOverdue` sees it. */
+export interface RequestInFlight {
+  accountId: string;
+  /** `performance.now()` when it was sent. */
+  startedAt: number;
+  /** False once the receiver answered (or the request failed) and only the attempt's record is pending. */
+  awaitingReceiver: boolean;
+}
+
+/**
+ * Accounts at least half of whose requests still waiting for their receiver have waited longer than the latency
+ * target. Half, not one: a straggler among fast answers is not a receiver that stopped. Requests already answered
+ * and waiting only for their record are left out, so a slow database never reads as slow receivers.
+ */
+export function accountsMostlyOverdue(requests: Iterable<RequestInFlight>, now: number, latencyTargetMs: number): string[] {
+  const waiting = new Map<string, { total: number; overdue: number }>();
+  for (const request of requests) {
+    if (!request.awaitingReceiver) continue;
+    let counts = waiting.get(request.accountId);
+    if (!counts) waiting.set(request.accountId, (counts = { total: 0, overdue: 0 }));
+    counts.total++;
+    if (now - request.startedAt > latencyTargetMs) counts.overdue++;
+  }
+  return [...waiting].filter(([, { total, overdue }]) => overdue > 0 && overdue * 2 >= total).map(([accountId]) => accountId);
 }

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { AdaptiveLimit, type AdaptiveLimitOptions, DEFAULT_ADAPTIVE_LIMIT } from './adaptive-limit.js';
+import { accountsMostlyOverdue, AdaptiveLimit, type AdaptiveLimitOptions, DEFAULT_ADAPTIVE_LIMIT } from './adaptive-limit.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { type DeliveryDependencies, outcomeOf, sendAttempt } from './delivery-attempt.js';
 import { allowedAttempts, claimDueDeliveries, type ClaimedDelivery, releaseClaims } from './outbox.js';
 
 export interface WorkerOptions {
-  /** Deliveries in flight at once in this worker. */
+  /**
+   * Deliveries in flight at once in this worker, not counting requests to receivers that have stopped answering
+   * (`accountsMostlyOverdue`); those may add as many again, so hung receivers never take the others' slots.
+   */
   concurrency: number;
   /**
    * Deliveries in flight at once per account when nothing is known of its receiver yet. From there the bound
@@ -42,6 +45,10 @@ interface InFlight {
   accountId: string;
   attemptNumber: number;
   controller: AbortController;
+  /** `performance.now()` when the request was started. */
+  startedAt: number;
+  /** Still waiting for the receiver (false once it answered or failed, while the attempt is being recorded). */
+  awaitingReceiver: boolean;
   done: Promise<void>;
 }
 
@@ -68,6 +75,8 @@ export class WebhookWorker {
   private claiming: Promise<void> | undefined;
   private wakeAgain = false;
   private pollTimer: NodeJS.Timeout | undefined;
+  /** Looks for receivers that stopped answering (see `noticeOverdueReceivers`). */
+  private overdueTimer: NodeJS.Timeout | undefined;
   /** Claims given back while stopping (a claim that raced the stop); `stop` waits for them. Never reject. */
   private readonly releases: Promise<void>[] = [];
   private stopped = true;
@@ -102,6 +111,8 @@ export class WebhookWorker {
     this.stopped = false;
     this.pollTimer = setInterval(() => this.wake(), this.options.pollIntervalMs);
     this.pollTimer.unref();
+    this.overdueTimer = setInterval(() => this.noticeOverdueReceivers(), Math.max(10, this.options.latencyTargetMs));
+    this.overdueTimer.unref();
     this.wake();
   }
 
@@ -127,6 +138,7 @@ export class WebhookWorker {
   async stop(timeoutMs: number): Promise<void> {
     this.stopped = true;
     clearInterval(this.pollTimer);
+    clearInterval(this.overdueTimer);
     await this.claiming;
     const finished = Promise.all([...this.inFlight.values()].map((task) => task.done));
     let timer: NodeJS.Timeout | undefined;
@@ -170,7 +182,7 @@ export class WebhookWorker {
   private async claimLoop(): Promise<void> {
     do {
       this.wakeAgain = false;
-      const free = this.options.concurrency - this.inFlight.size;
+      const free = this.freeSlots();
       if (free <= 0) return;
       let claimed: ClaimedDelivery[];
       let abandoned: string[];
@@ -203,6 +215,24 @@ export class WebhookWorker {
     } while (this.wakeAgain && !this.stopped);
   }
 
+  /**
+   * Requests to a receiver that stopped answering hold a socket and a few hundred bytes each, nothing else, for up
+   * to the 15 s timeout: they do not count against `concurrency`, up to as many again. Without this, a receiver
+   * that hangs while holding the 64-request ceiling took half of the worker's 128 slots from every other account
+   * until its requests timed out, and two of them all of it.
+   */
+  private freeSlots(): number {
+    const now = performance.now();
+    let stalled = 0;
+    const mostlyOverdue = new Set(accountsMostlyOverdue(this.inFlight.values(), now, this.options.latencyTargetMs));
+    if (mostlyOverdue.size > 0) {
+      for (const task of this.inFlight.values()) {
+        if (task.awaitingReceiver && mostlyOverdue.has(task.accountId) && now - task.startedAt > this.options.latencyTargetMs) stalled++;
+      }
+    }
+    return Math.min(this.options.concurrency - (this.inFlight.size - stalled), 2 * this.options.concurrency - this.inFlight.size);
+  }
+
   private limitOf(accountId: string): AdaptiveLimit {
     let limit = this.limits.get(accountId);
     if (!limit) {
@@ -215,12 +245,30 @@ export class WebhookWorker {
     return limit;
   }
 
+  /**
+   * A receiver that stops answering tells nothing until its requests time out (15 s). Every latency target, each
+   * account most of whose requests in flight have waited longer than that is told so (AdaptiveLimit.overdue), so
+   * its bound falls to the floor within about a second instead of halving once per 15 s: the requests already
+   * sent stay in flight, but no more are added. One straggler among many fast answers is not a majority and
+   * changes nothing here (its slow answer still halves once, as any slow answer does).
+   */
+  private noticeOverdueReceivers(): void {
+    if (this.inFlight.size === 0) return;
+    const now = performance.now();
+    const overdue = accountsMostlyOverdue(this.inFlight.values(), now, this.options.latencyTargetMs);
+    for (const accountId of overdue) this.limitOf(accountId).overdue(now);
+    // Their requests no longer count against `concurrency` (freeSlots): other accounts' due deliveries can go now.
+    if (overdue.length > 0) this.wake();
+  }
+
   private run(delivery: ClaimedDelivery): void {
     const controller = new AbortController();
     this.perAccount.set(delivery.accountId, (this.perAccount.get(delivery.accountId) ?? 0) + 1);
     const limit = this.limitOf(delivery.accountId);
-    const done = sendAttempt(this.deps, delivery, controller.signal)
+    const task: InFlight = { accountId: delivery.accountId, attemptNumber: delivery.attemptNumber, controller, startedAt: performance.now(), awaitingReceiver: true, done: Promise.resolve() };
+    task.done = sendAttempt(this.deps, delivery, controller.signal)
       .then(async (record) => {
+        task.awaitingReceiver = false;
         if (!record) return; // aborted by stop: released there, uncounted
         limit.observe({ fast: record.succeeded && record.latencyMs <= this.options.latencyTargetMs, latencyMs: record.latencyMs, now: performance.now() });
         const outcome = outcomeOf(delivery, record, await this.recorder.record(delivery, record));
@@ -250,6 +298,6 @@ export class WebhookWorker {
         else this.perAccount.delete(delivery.accountId);
         this.wake();
       });
-    this.inFlight.set(delivery.id, { accountId: delivery.accountId, attemptNumber: delivery.attemptNumber, controller, done });
+    this.inFlight.set(delivery.id, task);
   }
 }

@@ -79,4 +79,55 @@ describe("each account's in-flight bound adapts to its receiver", () => {
     expect(await pendingOf(database, a.owner.accountId)).toBeGreaterThan(100);
     expect(slow.holding()).toBeLessThanOrEqual(2);
   });
+
+  it('a receiver that stops answering falls to the floor within about a second, long before its requests time out', async () => {
+    const { database, app } = await setup({ webhooks: { worker: HANG_WORKER } });
+    const worker = app.webhooks!.worker;
+    const hung = await accountWhoseReceiverHangs(database, app);
+
+    await expect.poll(() => worker.accountLimit(hung.accountId), { timeout: 5_000 }).toBe(2);
+    // Within a few latency targets, not the 15 s attempt timeout: no request to the hung receiver has ended yet.
+    expect(performance.now() - hung.at).toBeLessThan(5_000);
+    expect(worker.stats.retried + worker.stats.failed).toBe(0);
+    expect(hung.requestsHanging()).toBeLessThanOrEqual(hung.boundWhileFast);
+  });
+
+  it("requests hanging at a stopped receiver do not take other accounts' slots", async () => {
+    const { database, app } = await setup({ webhooks: { worker: HANG_WORKER } });
+    const worker = app.webhooks!.worker;
+    const hung = await accountWhoseReceiverHangs(database, app);
+    await expect.poll(() => worker.accountLimit(hung.accountId), { timeout: 5_000 }).toBe(2);
+    const hanging = hung.requestsHanging();
+    // The hung account holds most of the worker's 20 slots: only 20 - hanging would be left to anyone else.
+    expect(hanging).toBeGreaterThanOrEqual(12);
+
+    const other = await receiverAnsweringAfter(50);
+    const b = await subscriber(database, app, other.url);
+    await scanMany(app, b.code.slug, 200);
+    await expect.poll(() => other.answered(), { timeout: 10_000 }).toBe(200);
+    expect(other.mostHeld()).toBeGreaterThan(HANG_WORKER.concurrency - hanging);
+    expect(worker.stats.retried + worker.stats.failed).toBe(0); // all of it while the hung requests still hang
+  });
 });
+
+/** A worker small enough that one hung receiver at its ceiling (16) holds most of its slots (20). */
+const HANG_WORKER = { concurrency: 20, perAccountConcurrency: 8, perAccountConcurrencyFloor: 2, perAccountConcurrencyCeiling: 16, latencyTargetMs: 100, pollIntervalMs: 100 };
+
+/**
+ * An account whose receiver answered fast for 400 deliveries (so its bound grew past the initial 8) and then
+ * stopped answering, with 100 more deliveries due: as many requests as its bound allowed are now hanging.
+ */
+async function accountWhoseReceiverHangs(database: TestDatabase, app: TestApp) {
+  const receiver = await receiverAnsweringAfter(20);
+  const { owner, code } = await subscriber(database, app, receiver.url);
+  await scanMany(app, code.slug, 400);
+  await expect.poll(() => pendingOf(database, owner.accountId), { timeout: 30_000 }).toBe(0);
+  const boundWhileFast = app.webhooks!.worker.accountLimit(owner.accountId);
+  expect(boundWhileFast).toBeGreaterThan(8);
+
+  receiver.respondWith(() => 'hang');
+  const at = performance.now();
+  await scanMany(app, code.slug, 100);
+  await expect.poll(() => receiver.received.length, { timeout: 5_000 }).toBeGreaterThan(400);
+  return { accountId: owner.accountId, boundWhileFast, at, requestsHanging: () => receiver.received.length - 400 };
+}
