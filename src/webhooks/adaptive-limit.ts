@@ -16,6 +16,15 @@ export interface AdaptiveLimitOptions {
 
 export const DEFAULT_ADAPTIVE_LIMIT: AdaptiveLimitOptions = { initial: 8, floor: 2, ceiling: 64, latencyTargetMs: 250 };
 
+/** How long a receiver's requests have been waiting, as the worker sees them at one look (see `overdue`). */
+export interface WaitingRequests {
+  /** Requests sent to the receiver and not answered yet (those answered and only being recorded are left out). */
+  waiting: number;
+  /** Those of them sent longer than the latency target ago. */
+  overdue: number;
+  now: number;
+}
+
 /**
  * How many deliveries one account may have in flight, adapted to its receiver (AIMD, as TCP's congestion window):
  * each fast success adds 1/limit (about one more slot per round trip), while a slow answer or a failure halves
@@ -25,11 +34,13 @@ export const DEFAULT_ADAPTIVE_LIMIT: AdaptiveLimitOptions = { initial: 8, floor:
  *
  * A receiver that stops answering sends no news at all until its requests time out (15 s), so waiting for answers
  * would keep its bound where it was for that long, and halve it once per 15 s after. `overdue` is that news
- * early: the worker calls it while most of the account's requests in flight have waited past the latency target.
+ * early: the worker reports, several times per latency target, how many of the account's requests are waiting
+ * and how many of them for longer than the target.
  */
 export class AdaptiveLimit {
   private value: number;
   private lastDecreaseAt = -Infinity;
+  private lastFastAt = -Infinity;
 
   constructor(private readonly options: AdaptiveLimitOptions) {
     this.value = options.initial;
@@ -43,6 +54,7 @@ export class AdaptiveLimit {
   /** One attempt's outcome: `fast` when the receiver answered 2xx within the latency target. */
   observe(outcome: { fast: boolean; latencyMs: number; now: number }): void {
     if (outcome.fast) {
+      this.lastFastAt = outcome.now;
       this.value = Math.min(this.options.ceiling, this.value + 1 / this.value);
       return;
     }
@@ -52,13 +64,21 @@ export class AdaptiveLimit {
   }
 
   /**
-   * Most requests in flight to this receiver have waited longer than the latency target: it is not keeping up now,
-   * whatever they answer later. Halves at most once per latency target, so a receiver that hangs at the ceiling
-   * (64) is at the floor (2) within about five targets (1.25 s), long before its requests time out. Their late
-   * answers or timeouts then fall within one "round trip" of the last halving and halve nothing more.
+   * Halves the bound when the receiver has stopped keeping up, without waiting for the answers: at least half of
+   * its waiting requests, and at least half of its bound, have waited longer than the latency target, and no fast
+   * answer came within the last target. So a receiver that hangs at the ceiling (64) is at the floor (2) within
+   * about 1.5 s, long before its requests time out, while
+   * - a straggler, or a few, among fast answers is not half of anything and changes nothing (its own slow answer
+   *   halves once, as any slow answer does), nor is one left over at the end of a burst (not half of the bound);
+   * - a receiver that answers again stops being halved at once, though the requests it dropped still wait for
+   *   their timeout.
+   * At most once per 0.8 target (the worker's looks are not exactly a target apart). The answers or timeouts of
+   * requests sent before the last halving then fall within one "round trip" of it and halve nothing more.
    */
-  overdue(now: number): void {
-    if (now - this.lastDecreaseAt < this.options.latencyTargetMs) return;
+  overdue({ waiting, overdue, now }: WaitingRequests): void {
+    if (overdue === 0 || overdue * 2 < Math.max(waiting, this.current)) return;
+    if (now - this.lastFastAt < this.options.latencyTargetMs) return;
+    if (now - this.lastDecreaseAt < 0.8 * this.options.latencyTargetMs) return;
     this.decrease(now);
   }
 
@@ -66,30 +86,4 @@ export class AdaptiveLimit {
     this.lastDecreaseAt = now;
     this.value = Math.max(this.options.floor, this.value / 2);
   }
-}
-
-/** A request in flight, as `accountsMostlyOverdue` sees it. */
-export interface RequestInFlight {
-  accountId: string;
-  /** `performance.now()` when it was sent. */
-  startedAt: number;
-  /** False once the receiver answered (or the request failed) and only the attempt's record is pending. */
-  awaitingReceiver: boolean;
-}
-
-/**
- * Accounts at least half of whose requests still waiting for their receiver have waited longer than the latency
- * target. Half, not one: a straggler among fast answers is not a receiver that stopped. Requests already answered
- * and waiting only for their record are left out, so a slow database never reads as slow receivers.
- */
-export function accountsMostlyOverdue(requests: Iterable<RequestInFlight>, now: number, latencyTargetMs: number): string[] {
-  const waiting = new Map<string, { total: number; overdue: number }>();
-  for (const request of requests) {
-    if (!request.awaitingReceiver) continue;
-    let counts = waiting.get(request.accountId);
-    if (!counts) waiting.set(request.accountId, (counts = { total: 0, overdue: 0 }));
-    counts.total++;
-    if (now - request.startedAt > latencyTargetMs) counts.overdue++;
-  }
-  return [...waiting].filter(([, { total, overdue }]) => overdue > 0 && overdue * 2 >= total).map(([accountId]) => accountId);
 }

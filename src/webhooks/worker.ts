@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { accountsMostlyOverdue, AdaptiveLimit, type AdaptiveLimitOptions, DEFAULT_ADAPTIVE_LIMIT } from './adaptive-limit.js';
+import { AdaptiveLimit, type AdaptiveLimitOptions, DEFAULT_ADAPTIVE_LIMIT } from './adaptive-limit.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import { type DeliveryDependencies, outcomeOf, sendAttempt } from './delivery-attempt.js';
 import { allowedAttempts, claimDueDeliveries, type ClaimedDelivery, releaseClaims } from './outbox.js';
 
 export interface WorkerOptions {
   /**
-   * Deliveries in flight at once in this worker, not counting requests to receivers that have stopped answering
-   * (`accountsMostlyOverdue`); those may add as many again, so hung receivers never take the others' slots.
+   * Deliveries in flight at once in this worker, not counting requests that have waited on their receiver longer
+   * than the latency target (stalled); those may add as many again, so hung receivers never take the others' slots.
    */
   concurrency: number;
   /**
@@ -49,6 +49,8 @@ interface InFlight {
   startedAt: number;
   /** Still waiting for the receiver (false once it answered or failed, while the attempt is being recorded). */
   awaitingReceiver: boolean;
+  /** Seen waiting on its receiver longer than the latency target: it no longer counts against `concurrency`. */
+  stalled: boolean;
   done: Promise<void>;
 }
 
@@ -75,8 +77,10 @@ export class WebhookWorker {
   private claiming: Promise<void> | undefined;
   private wakeAgain = false;
   private pollTimer: NodeJS.Timeout | undefined;
-  /** Looks for receivers that stopped answering (see `noticeOverdueReceivers`). */
-  private overdueTimer: NodeJS.Timeout | undefined;
+  /** Looks at how long requests have been waiting on their receivers (see `lookAtWaitingRequests`). */
+  private lookTimer: NodeJS.Timeout | undefined;
+  /** Requests in flight marked `stalled`. */
+  private stalledCount = 0;
   /** Claims given back while stopping (a claim that raced the stop); `stop` waits for them. Never reject. */
   private readonly releases: Promise<void>[] = [];
   private stopped = true;
@@ -111,8 +115,10 @@ export class WebhookWorker {
     this.stopped = false;
     this.pollTimer = setInterval(() => this.wake(), this.options.pollIntervalMs);
     this.pollTimer.unref();
-    this.overdueTimer = setInterval(() => this.noticeOverdueReceivers(), Math.max(10, this.options.latencyTargetMs));
-    this.overdueTimer.unref();
+    // On the check phase (setImmediate), after the loop's I/O: answers that arrived while a timer was due are
+    // handled first, so they never count as still waiting.
+    this.lookTimer = setInterval(() => setImmediate(() => this.lookAtWaitingRequests()), this.lookIntervalMs());
+    this.lookTimer.unref();
     this.wake();
   }
 
@@ -138,7 +144,7 @@ export class WebhookWorker {
   async stop(timeoutMs: number): Promise<void> {
     this.stopped = true;
     clearInterval(this.pollTimer);
-    clearInterval(this.overdueTimer);
+    clearInterval(this.lookTimer);
     await this.claiming;
     const finished = Promise.all([...this.inFlight.values()].map((task) => task.done));
     let timer: NodeJS.Timeout | undefined;
@@ -216,21 +222,14 @@ export class WebhookWorker {
   }
 
   /**
-   * Requests to a receiver that stopped answering hold a socket and a few hundred bytes each, nothing else, for up
-   * to the 15 s timeout: they do not count against `concurrency`, up to as many again. Without this, a receiver
-   * that hangs while holding the 64-request ceiling took half of the worker's 128 slots from every other account
-   * until its requests timed out, and two of them all of it.
+   * A stalled request (waiting on its receiver past the latency target) holds a socket and a few hundred bytes,
+   * nothing else, for up to the 15 s timeout: it does not count against `concurrency`, up to as many again. Without
+   * this, a receiver that hangs while holding the 64-request ceiling took half of the worker's 128 slots from every
+   * other account until its requests timed out, and two of them all of it.
    */
   private freeSlots(): number {
-    const now = performance.now();
-    let stalled = 0;
-    const mostlyOverdue = new Set(accountsMostlyOverdue(this.inFlight.values(), now, this.options.latencyTargetMs));
-    if (mostlyOverdue.size > 0) {
-      for (const task of this.inFlight.values()) {
-        if (task.awaitingReceiver && mostlyOverdue.has(task.accountId) && now - task.startedAt > this.options.latencyTargetMs) stalled++;
-      }
-    }
-    return Math.min(this.options.concurrency - (this.inFlight.size - stalled), 2 * this.options.concurrency - this.inFlight.size);
+    const counted = this.inFlight.size - this.stalledCount;
+    return Math.min(this.options.concurrency - counted, 2 * this.options.concurrency - this.inFlight.size);
   }
 
   private limitOf(accountId: string): AdaptiveLimit {
@@ -245,30 +244,59 @@ export class WebhookWorker {
     return limit;
   }
 
+  /** Two looks per latency target: a hung receiver is noticed between one and one and a half targets after it hung. */
+  private lookIntervalMs(): number {
+    return Math.max(5, this.options.latencyTargetMs / 2);
+  }
+
   /**
-   * A receiver that stops answering tells nothing until its requests time out (15 s). Every latency target, each
-   * account most of whose requests in flight have waited longer than that is told so (AdaptiveLimit.overdue), so
-   * its bound falls to the floor within about a second instead of halving once per 15 s: the requests already
-   * sent stay in flight, but no more are added. One straggler among many fast answers is not a majority and
-   * changes nothing here (its slow answer still halves once, as any slow answer does).
+   * A receiver that stops answering tells nothing until its requests time out (15 s). Twice per latency target,
+   * this counts each account's requests waiting on their receiver and those waiting longer than the target, for
+   * its bound (AdaptiveLimit.overdue), and marks the latter stalled (`freeSlots`). It runs after the loop's I/O
+   * (see `start`), so after this process was blocked (a long GC, a starved CPU) the answers that arrived meanwhile
+   * are taken first and their requests are not counted as waiting.
    */
-  private noticeOverdueReceivers(): void {
+  private lookAtWaitingRequests(): void {
     if (this.inFlight.size === 0) return;
     const now = performance.now();
-    const overdue = accountsMostlyOverdue(this.inFlight.values(), now, this.options.latencyTargetMs);
-    for (const accountId of overdue) this.limitOf(accountId).overdue(now);
-    // Their requests no longer count against `concurrency` (freeSlots): other accounts' due deliveries can go now.
-    if (overdue.length > 0) this.wake();
+    const byAccount = new Map<string, { waiting: number; overdue: number; now: number }>();
+    let newlyStalled = 0;
+    for (const task of this.inFlight.values()) {
+      if (!task.awaitingReceiver) continue;
+      let counts = byAccount.get(task.accountId);
+      if (!counts) byAccount.set(task.accountId, (counts = { waiting: 0, overdue: 0, now }));
+      counts.waiting++;
+      if (now - task.startedAt <= this.options.latencyTargetMs) continue;
+      counts.overdue++;
+      if (!task.stalled) {
+        task.stalled = true;
+        this.stalledCount++;
+        newlyStalled++;
+      }
+    }
+    for (const [accountId, counts] of byAccount) this.limitOf(accountId).overdue(counts);
+    // Slots opened: other accounts' due deliveries can go now rather than at the next poll.
+    if (newlyStalled > 0) this.wake();
   }
 
   private run(delivery: ClaimedDelivery): void {
     const controller = new AbortController();
     this.perAccount.set(delivery.accountId, (this.perAccount.get(delivery.accountId) ?? 0) + 1);
     const limit = this.limitOf(delivery.accountId);
-    const task: InFlight = { accountId: delivery.accountId, attemptNumber: delivery.attemptNumber, controller, startedAt: performance.now(), awaitingReceiver: true, done: Promise.resolve() };
+    const task: InFlight = {
+      accountId: delivery.accountId, attemptNumber: delivery.attemptNumber, controller, startedAt: performance.now(),
+      awaitingReceiver: true, stalled: false, done: Promise.resolve(),
+    };
+    const answered = () => {
+      task.awaitingReceiver = false;
+      if (task.stalled) {
+        task.stalled = false;
+        this.stalledCount--;
+      }
+    };
     task.done = sendAttempt(this.deps, delivery, controller.signal)
       .then(async (record) => {
-        task.awaitingReceiver = false;
+        answered();
         if (!record) return; // aborted by stop: released there, uncounted
         limit.observe({ fast: record.succeeded && record.latencyMs <= this.options.latencyTargetMs, latencyMs: record.latencyMs, now: performance.now() });
         const outcome = outcomeOf(delivery, record, await this.recorder.record(delivery, record));
@@ -292,6 +320,7 @@ export class WebhookWorker {
         this.logger.error({ err: error, delivery: delivery.id }, 'webhook attempt could not be recorded');
       })
       .finally(() => {
+        answered();
         this.inFlight.delete(delivery.id);
         const left = (this.perAccount.get(delivery.accountId) ?? 1) - 1;
         if (left > 0) this.perAccount.set(delivery.accountId, left);

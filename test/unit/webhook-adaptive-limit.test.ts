@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountsMostlyOverdue, AdaptiveLimit } from '../../src/webhooks/adaptive-limit.js';
+import { AdaptiveLimit } from '../../src/webhooks/adaptive-limit.js';
 
 const OPTIONS = { initial: 8, floor: 2, ceiling: 64, latencyTargetMs: 250 };
 
@@ -32,69 +32,59 @@ describe('the adaptive per-account bound (AIMD on latency)', () => {
   });
 });
 
-describe('a receiver that stops answering (overdue requests in flight)', () => {
-  it('halves once per latency target while it is overdue, reaching the floor from the ceiling in five targets', () => {
+describe('a receiver that stops answering (requests waiting past the target)', () => {
+  /** A limit that climbed to the ceiling on fast answers, the last one at `lastFastAt`. */
+  function atCeiling(lastFastAt = 10_000) {
     const limit = new AdaptiveLimit(OPTIONS);
-    for (let i = 0; i < 10_000; i++) limit.observe({ fast: true, latencyMs: 5, now: i });
+    for (let i = 0; i <= 10_000; i++) limit.observe({ fast: true, latencyMs: 5, now: lastFastAt - 10_000 + i });
     expect(limit.current).toBe(64);
-    const hungAt = 20_000;
+    return limit;
+  }
+
+  it('halves once per latency target while its requests keep waiting, reaching the floor from the ceiling in five', () => {
+    const limit = atCeiling();
     const bounds: number[] = [];
-    // The worker looks every latency target (250 ms); the requests keep waiting, so every look finds them overdue.
-    for (let look = 1; look <= 6; look++) {
-      limit.overdue(hungAt + look * 250);
+    // Hung right after the last fast answer; the worker looks twice per target and finds all 64 overdue each time.
+    for (let look = 2; look <= 13; look++) {
+      limit.overdue({ waiting: 64, overdue: 64, now: 10_000 + look * 125 });
       bounds.push(limit.current);
     }
-    expect(bounds).toEqual([32, 16, 8, 4, 2, 2]);
+    expect(bounds).toEqual([32, 32, 16, 16, 8, 8, 4, 4, 2, 2, 2, 2]);
   });
 
-  it('halves at most once per latency target however often it is told', () => {
+  it('halves at most once per 0.8 target however often it is told', () => {
     const limit = new AdaptiveLimit(OPTIONS);
-    limit.overdue(1_000);
-    limit.overdue(1_100);
-    limit.overdue(1_249);
+    limit.overdue({ waiting: 8, overdue: 8, now: 1_000 });
+    limit.overdue({ waiting: 8, overdue: 8, now: 1_100 });
+    limit.overdue({ waiting: 8, overdue: 8, now: 1_199 });
     expect(limit.current).toBe(4);
-    limit.overdue(1_250);
+    limit.overdue({ waiting: 8, overdue: 8, now: 1_200 });
     expect(limit.current).toBe(2);
   });
 
-  it('the timeouts of requests sent before the halving bring no second halving', () => {
-    const limit = new AdaptiveLimit(OPTIONS);
-    for (let i = 0; i < 10_000; i++) limit.observe({ fast: true, latencyMs: 5, now: i });
-    // Hung at 20 s; overdue from 20.25 s on; brought down to 16 by 20.5 s, then the receiver answers again
-    // and the bound is back on its way up before the old requests time out at 35 s.
-    limit.overdue(20_250);
-    limit.overdue(20_500);
+  it('stragglers are not half of the waiting requests, nor a request left at the end of a burst half of the bound', () => {
+    const limit = atCeiling();
+    limit.overdue({ waiting: 64, overdue: 3, now: 20_000 }); // a few stragglers among fast answers
+    limit.overdue({ waiting: 1, overdue: 1, now: 21_000 }); // the burst is over; one slow request is left
+    limit.overdue({ waiting: 40, overdue: 31, now: 22_000 }); // just under half of the bound
+    expect(limit.current).toBe(64);
+    limit.overdue({ waiting: 40, overdue: 32, now: 23_000 });
+    expect(limit.current).toBe(32);
+  });
+
+  it('a receiver that answers fast again is not halved for the requests it dropped, and their timeouts halve nothing', () => {
+    const limit = atCeiling(20_000);
+    // Hung at 20 s: noticed, 64 → 32 → 16.
+    limit.overdue({ waiting: 64, overdue: 64, now: 20_375 });
+    limit.overdue({ waiting: 64, overdue: 64, now: 20_625 });
     expect(limit.current).toBe(16);
+    // It answers again: new requests come back fast while the 64 dropped ones still wait for their timeout.
     for (let i = 0; i < 100; i++) limit.observe({ fast: true, latencyMs: 5, now: 21_000 + i });
     const recovered = limit.current;
     expect(recovered).toBeGreaterThan(16);
+    limit.overdue({ waiting: 70, overdue: 64, now: 21_150 });
+    expect(limit.current).toBe(recovered);
     limit.observe({ fast: false, latencyMs: 15_000, now: 35_000 });
     expect(limit.current).toBe(recovered);
-  });
-});
-
-describe('which receivers count as stopped (accountsMostlyOverdue)', () => {
-  const sent = (accountId: string, startedAt: number, awaitingReceiver = true) => ({ accountId, startedAt, awaitingReceiver });
-
-  it('an account with at least half of its waiting requests past the target; not one with a single straggler', () => {
-    const now = 10_000;
-    const requests = [
-      // a: 1 straggler among 10
-      sent('a', now - 600), ...Array.from({ length: 9 }, () => sent('a', now - 10)),
-      // b: 5 of 10 past the target
-      ...Array.from({ length: 5 }, () => sent('b', now - 300)), ...Array.from({ length: 5 }, () => sent('b', now - 10)),
-      // c: its only request, past the target
-      sent('c', now - 251),
-      // d: exactly at the target is not past it
-      sent('d', now - 250),
-    ];
-    expect(accountsMostlyOverdue(requests, now, 250).sort()).toEqual(['b', 'c']);
-  });
-
-  it('requests already answered and only being recorded are not counted', () => {
-    const now = 10_000;
-    // The receiver answered all three long ago; the database is slow to record them.
-    const requests = [sent('a', now - 5_000, false), sent('a', now - 5_000, false), sent('a', now - 5_000, false), sent('a', now - 10)];
-    expect(accountsMostlyOverdue(requests, now, 250)).toEqual([]);
   });
 });
