@@ -34,7 +34,7 @@ export interface WaitingRequests {
  *
  * A receiver that stops answering sends no news at all until its requests time out (15 s), so waiting for answers
  * would keep its bound where it was for that long, and halve it once per 15 s after. `overdue` is that news
- * early: the worker reports, several times per latency target, how many of the account's requests are waiting
+ * early: the worker reports, twice per latency target, how many of the account's requests are waiting
  * and how many of them for longer than the target.
  */
 export class AdaptiveLimit {
