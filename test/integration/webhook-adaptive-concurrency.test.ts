@@ -109,6 +109,30 @@ describe("each account's in-flight bound adapts to its receiver", () => {
     expect(other.mostHeld()).toBeGreaterThan(HANG_WORKER.concurrency - hanging);
     expect(worker.stats.retried + worker.stats.failed).toBe(0); // all of it while the hung requests still hang
   });
+
+  it("requests hanging at stopped receivers add at most as many again as the worker's concurrency", async () => {
+    const { database, app } = await setup({
+      webhooks: {
+        worker: { concurrency: 4, perAccountConcurrency: 4, perAccountConcurrencyFloor: 2, perAccountConcurrencyCeiling: 4, latencyTargetMs: 250, pollIntervalMs: 100 },
+        timeouts: { connectMs: 1_000, totalMs: 3_000 },
+      },
+    });
+    const receivers: WebhookReceiver[] = [];
+    for (let i = 0; i < 3; i++) {
+      const receiver = await receiverAnsweringAfter(0);
+      receiver.respondWith(() => 'hang');
+      receivers.push(receiver);
+      const { code } = await subscriber(database, app, receiver.url);
+      await scanMany(app, code.slug, 6);
+    }
+    // The first requests time out after 3 s; count what was sent before that.
+    await expect.poll(() => app.webhooks!.worker.stats.retried, { timeout: 15_000 }).toBeGreaterThan(0);
+    const sent = receivers.flatMap((receiver) => receiver.received.map((request) => request.receivedAt));
+    const first = Math.min(...sent);
+    // 4 counted against the concurrency, then 4 more once those had waited past the target; a third 4 would break
+    // the cap (each account may have 4 of its 6 in flight, so 12 were there to send).
+    expect(sent.filter((at) => at < first + 2_500)).toHaveLength(8);
+  });
 });
 
 /** A worker small enough that one hung receiver at its ceiling (16) could hold all of its slots (16). */
