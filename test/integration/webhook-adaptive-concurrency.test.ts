@@ -133,6 +133,27 @@ describe("each account's in-flight bound adapts to its receiver", () => {
     // the cap (each account may have 4 of its 6 in flight, so 12 were there to send).
     expect(sent.filter((at) => at < first + 2_500)).toHaveLength(8);
   });
+
+  it('attempts waiting on a slow database are not taken for requests waiting on a slow receiver', async () => {
+    const { database, app } = await setup({ webhooks: { worker: { latencyTargetMs: 250, pollIntervalMs: 100 } } });
+    const worker = app.webhooks!.worker;
+    const receiver = await receiverAnsweringAfter(100);
+    const { owner, code } = await subscriber(database, app, receiver.url);
+    await scanMany(app, code.slug, 100);
+    await expect.poll(() => pendingOf(database, owner.accountId), { timeout: 30_000 }).toBe(0);
+    const before = worker.accountLimit(owner.accountId);
+
+    await database.db.transaction().execute(async (trx) => {
+      // Attempts cannot be recorded while this lasts: the receiver answers in 100 ms, the attempts stay in flight.
+      await sql`lock table webhook_attempts in exclusive mode`.execute(trx);
+      await scanMany(app, code.slug, 50);
+      await expect.poll(() => receiver.answered(), { timeout: 10_000 }).toBeGreaterThanOrEqual(100 + before);
+      // The database stays that slow for a second: four looks, each finding every attempt older than the target.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    });
+    await expect.poll(() => pendingOf(database, owner.accountId), { timeout: 30_000 }).toBe(0);
+    expect(worker.accountLimit(owner.accountId)).toBeGreaterThanOrEqual(before);
+  });
 });
 
 /** A worker small enough that one hung receiver at its ceiling (16) could hold all of its slots (16). */
