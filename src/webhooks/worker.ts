@@ -115,9 +115,11 @@ export class WebhookWorker {
     this.stopped = false;
     this.pollTimer = setInterval(() => this.wake(), this.options.pollIntervalMs);
     this.pollTimer.unref();
-    // On the check phase (setImmediate), after the loop's I/O: answers that arrived while a timer was due are
+    // Two looks per latency target: a hung receiver is noticed between one and one and a half targets after it
+    // hung. On the check phase (setImmediate), after the loop's I/O: answers that arrived while a timer was due are
     // handled first, so they never count as still waiting.
-    this.lookTimer = setInterval(() => setImmediate(() => this.lookAtWaitingRequests()), this.lookIntervalMs());
+    const lookIntervalMs = Math.max(5, this.options.latencyTargetMs / 2);
+    this.lookTimer = setInterval(() => setImmediate(() => this.lookAtWaitingRequests()), lookIntervalMs);
     this.lookTimer.unref();
     this.wake();
   }
@@ -242,11 +244,6 @@ export class WebhookWorker {
       this.limits.set(accountId, limit);
     }
     return limit;
-  }
-
-  /** Two looks per latency target: a hung receiver is noticed between one and one and a half targets after it hung. */
-  private lookIntervalMs(): number {
-    return Math.max(5, this.options.latencyTargetMs / 2);
   }
 
   /**
