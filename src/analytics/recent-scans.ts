@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { newestScansOfCode } from '../codes/qr-code-service.js';
 import type { Db } from '../db/schema/index.js';
+import { newestScanRows } from './scan-pages.js';
 import { type AnalyticsScope, assertScope, foldedThroughId, inOneSnapshot } from './scope.js';
 
 export interface RecentScan {
@@ -16,10 +17,11 @@ export interface RecentScan {
 export const RECENT_SCANS_SHOWN = 20;
 
 /**
- * The fast path for an account looks this far back in recording order: an account scanned a lot right now (the
- * usual reason to look) is answered from this window alone, whatever its number of codes.
+ * The fast path for an account looks this many scan groups back in recording order (at least as many scans): an
+ * account scanned a lot right now (the usual reason to look) is answered from this window alone, whatever its
+ * number of codes.
  */
-const RECENT_ID_WINDOW = 20_000;
+const RECENT_GROUP_WINDOW = 20_000;
 
 interface ScanRow {
   at: Date;
@@ -56,13 +58,13 @@ async function latestRecorded(db: Db, accountId: string, limit: number): Promise
   // account's codes and walks all of a code's scans (700 ms for a code with 10M scans; this takes a few ms).
   const { rows } = await sql<ScanRow>`
     with window_scans as materialized (
-      select id, qr_code_id, created_at, device, os, browser from scans
-      where id > (select coalesce(max(id), 0) from scans) - ${RECENT_ID_WINDOW}
+      select group_id, position, qr_code_id, created_at, device, os, browser from scans
+      where group_id > (select coalesce(max(id), 0) from scan_groups) - ${RECENT_GROUP_WINDOW}
     )
     select ${scanColumns}
     from window_scans s join qr_codes c on c.id = s.qr_code_id
     where c.account_id = ${accountId}
-    order by s.created_at desc, s.id desc
+    order by s.created_at desc, s.group_id desc, s.position desc
     limit ${limit}`.execute(db);
   return rows;
 }
@@ -77,30 +79,24 @@ async function latestPerCode(db: Db, accountId: string, limit: number): Promise<
   return inOneSnapshot(db, async (snapshot) => {
     const watermark = await foldedThroughId(snapshot);
     const { hours, since } = await hoursNeeded(snapshot, accountId, limit);
-    const bound = since ? sql`and created_at >= ${since}` : sql``;
     // Laterals keep both lookups per candidate code on an index: as joins, the planner read all of a million-code
     // account's codes (400 ms) to match 25,000 candidates.
     const { rows } = await sql<ScanRow>`
       with candidates as (
         select qr_code_id from scan_hourly where hour = any(${hours}::timestamptz[])
         union
-        select qr_code_id from scans where id > ${watermark}
+        select qr_code_id from scan_groups where id > ${watermark}
       ),
       newest as (
         select s.* from candidates k
         cross join lateral (select 1 from qr_codes where account_id = ${accountId} and id = k.qr_code_id) owned
-        cross join lateral (
-          select id, qr_code_id, created_at, device, os, browser from scans
-          where qr_code_id = k.qr_code_id ${bound}
-          order by created_at desc, id desc
-          limit ${limit}
-        ) s
-        order by s.created_at desc, s.id desc
+        cross join lateral (${newestScanRows(sql`k.qr_code_id`, limit, since)}) s
+        order by s.created_at desc, s.group_id desc, s.position desc
         limit ${limit}
       )
       select ${scanColumns}
       from newest s join qr_codes c on c.id = s.qr_code_id
-      order by s.created_at desc, s.id desc
+      order by s.created_at desc, s.group_id desc, s.position desc
       limit ${limit}`.execute(snapshot);
     return rows;
   });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { liveScanCount } from '../codes/scan-counts.js';
 import type { Db } from '../db/schema/index.js';
 import { csvRow } from './csv.js';
+import { oldestScanRows } from './scan-pages.js';
 import { type AnalyticsScope, assertScope } from './scope.js';
 
 /** Rows per query (and per chunk yielded): about 0.5 MB of CSV, a few milliseconds of database work. */
@@ -17,7 +18,8 @@ export interface ScanExportOptions {
 }
 
 interface ExportRow {
-  id: number;
+  group_id: number;
+  position: number;
   qr_code_id: string;
   /** Microseconds since the epoch: the keyset cursor must be exact, and a JS Date keeps only milliseconds. */
   at_us: number;
@@ -48,7 +50,7 @@ interface CodeToExport {
 export async function exportScansCsv(db: Db, scope: AnalyticsScope, options: ScanExportOptions = {}): Promise<AsyncIterable<string>> {
   await assertScope(db, scope);
   const pageSize = options.pageSize ?? EXPORT_PAGE_SIZE;
-  const { rows } = await sql<{ max: number | null }>`select max(id) as max from scans`.execute(db);
+  const { rows } = await sql<{ max: number | null }>`select max(id) as max from scan_groups`.execute(db);
   const lastId = rows[0]?.max ?? 0;
   return scope.codeId !== undefined
     ? codeExport(db, scope.codeId, lastId, pageSize)
@@ -115,32 +117,29 @@ export function groupCodes<T extends { scans: number }>(codes: readonly T[], pag
   return groups;
 }
 
-const exportColumns = sql`id, qr_code_id, (extract(epoch from created_at) * 1000000)::bigint as at_us,
-  device, os, browser, destination_url, referrer_host`;
-
-/** One code's scans up to `lastId`, oldest first, `pageSize` per query, walking scans_code_newest backwards. */
+/**
+ * One code's scans in groups up to `lastId`, oldest first, `pageSize` per query, walking scans_code_newest
+ * backwards (src/analytics/scan-pages.ts).
+ */
 async function* codeScanPages(db: Db, codeId: string, lastId: number, pageSize: number): AsyncGenerator<ExportRow[]> {
   let after: ExportRow | undefined;
   for (;;) {
-    const cursor = after
-      ? sql`and (created_at, id) > (timestamptz 'epoch' + (${String(after.at_us)} || ' microseconds')::interval, ${after.id})`
-      : sql``;
-    const { rows } = await sql<ExportRow>`
-      select ${exportColumns} from scans
-      where qr_code_id = ${codeId} and id <= ${lastId} ${cursor}
-      order by created_at, id
-      limit ${pageSize}`.execute(db);
+    const cursor = after && { atMicros: after.at_us, groupId: after.group_id, position: after.position };
+    const { rows } = await oldestScanRows(codeId, lastId, pageSize, cursor).execute(db);
     if (rows.length > 0) yield rows;
     if (rows.length < pageSize) return;
     after = rows[rows.length - 1];
   }
 }
 
+/** The scans of a few codes whose counters add up to less than a page, code by code, each oldest first. */
 async function scansOfCodes(db: Db, codeIds: string[], lastId: number, limit: number): Promise<ExportRow[]> {
   const { rows } = await sql<ExportRow>`
-    select ${exportColumns} from scans
-    where qr_code_id = any(${codeIds}::text[]) and id <= ${lastId}
-    order by qr_code_id, created_at, id
+    select group_id, position, qr_code_id, (extract(epoch from created_at) * 1000000)::bigint as at_us, device, os,
+           browser, destination_url, referrer_host
+    from scans
+    where qr_code_id = any(${codeIds}::text[]) and group_id <= ${lastId}
+    order by qr_code_id, created_at, group_id, position
     limit ${limit}`.execute(db);
   return rows;
 }

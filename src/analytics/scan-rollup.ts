@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Database } from '../db/schema/index.js';
 
 export interface FoldOptions {
-  /** Most scan ids folded in one transaction, so a backlog is taken in short steps (default 50,000). */
+  /** Most scan group ids folded in one transaction, so a backlog is taken in short steps (default 50,000). */
   maxIdsPerStep?: number;
   /** How long to wait for scan writes in flight before giving up this round (default 5 s). */
   writerWaitMs?: number;
@@ -24,11 +24,12 @@ const DEFAULTS = { maxIdsPerStep: 50_000, writerWaitMs: 5_000 };
 const WRITER_POLL_MS = 10;
 
 /**
- * Adds the scans recorded since the last fold to the hourly rollup and moves the watermark past them.
+ * Adds the scans recorded since the last fold to the hourly rollup and moves the watermark past them. The
+ * watermark is a `scan_groups` id: every group up to it is counted, none above.
  *
- * Scan ids come from a sequence, and a scan batch can commit after a later id has: reading `id > watermark` alone
- * would skip such a scan for ever. So the fold first takes the highest committed id, then waits until every
- * transaction that was writing to `scans` at that moment has ended (as CREATE INDEX CONCURRENTLY waits for
+ * Group ids come from a sequence, and a scan batch can commit after a later id has: reading `id > watermark` alone
+ * would skip such a group for ever. So the fold first takes the highest committed id, then waits until every
+ * transaction that was writing to `scan_groups` at that moment has ended (as CREATE INDEX CONCURRENTLY waits for
  * lockers): an insert takes its table lock before it draws an id, so every id up to that ceiling is then
  * committed or rolled back for good. (This relies on the identity's sequence having no per-session cache, the
  * default.) Nothing is asked of the scan-recording path.
@@ -59,14 +60,14 @@ export async function foldScans(db: Database, options: FoldOptions = {}): Promis
   }
 }
 
-/** The highest committed scan id, and the transactions writing to `scans` right after it was read. */
+/** The highest committed group id, and the transactions writing to `scan_groups` right after it was read. */
 async function committedCeiling(db: Database): Promise<{ ceiling: number; writers: string[] }> {
   // One statement: its snapshot (for max) is taken before pg_locks is read. The database filter matters: tables
   // of databases cloned from one template share their oids.
   const { rows } = await sql<{ ceiling: number; writers: string[] }>`
-    select coalesce((select max(id) from scans), 0) as ceiling,
+    select coalesce((select max(id) from scan_groups), 0) as ceiling,
            array(select virtualtransaction from pg_locks
-                 where locktype = 'relation' and relation = 'scans'::regclass and mode = 'RowExclusiveLock'
+                 where locktype = 'relation' and relation = 'scan_groups'::regclass and mode = 'RowExclusiveLock'
                    and database = (select oid from pg_database where datname = current_database())
                    and pid is distinct from pg_backend_pid()) as writers`.execute(db);
   return rows[0]!;
@@ -79,7 +80,7 @@ async function writersEnded(db: Database, writers: string[], waitMs: number, sig
     // A transaction keeps its table lock until it ends, and a virtual transaction id is never reused.
     const { rows } = await sql<{ left: number }>`
       select count(*)::int as left from pg_locks
-      where locktype = 'relation' and relation = 'scans'::regclass and mode = 'RowExclusiveLock'
+      where locktype = 'relation' and relation = 'scan_groups'::regclass and mode = 'RowExclusiveLock'
         and database = (select oid from pg_database where datname = current_database())
         and virtualtransaction = any(${writers}::text[])`.execute(db);
     if (rows[0]!.left === 0) return true;
@@ -88,12 +89,15 @@ async function writersEnded(db: Database, writers: string[], waitMs: number, sig
   }
 }
 
-/** Folds scans with from < id <= through into both rollups; returns how many scans that was. */
+/**
+ * Folds the groups with from < id <= through into both rollups; returns how many scans that was. A group's times
+ * lie in one second, so in the hour its first one does: the group is counted whole, without unpacking it.
+ */
 async function foldRange(db: Database, from: number, through: number): Promise<number> {
   const { rows } = await sql<{ scans: number }>`
     with folded as (
-      select qr_code_id, date_trunc('hour', created_at, 'UTC') as hour, device, os, browser, count(*) as scans
-      from scans
+      select qr_code_id, date_trunc('hour', first_at, 'UTC') as hour, device, os, browser, sum(cardinality(times)) as scans
+      from scan_groups
       where id > ${from} and id <= ${through}
       group by 1, 2, 3, 4, 5
     ),

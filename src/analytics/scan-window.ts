@@ -87,10 +87,10 @@ async function firstScanHour(db: Db, scope: AnalyticsScope, watermark: number): 
     scope.codeId !== undefined
       ? sql<{ first: Date | null }>`select least(
           (select min(hour) from scan_hourly where qr_code_id = ${scope.codeId}),
-          (select date_trunc('hour', min(created_at), 'UTC') from scans where id > ${watermark} and qr_code_id = ${scope.codeId})) as first`
+          (select date_trunc('hour', min(first_at), 'UTC') from scan_groups where id > ${watermark} and qr_code_id = ${scope.codeId})) as first`
       : sql<{ first: Date | null }>`select least(
           (select min(hour) from account_scan_hourly where account_id = ${scope.accountId}),
-          (select date_trunc('hour', min(s.created_at), 'UTC') from scans s join qr_codes c on c.id = s.qr_code_id
+          (select date_trunc('hour', min(s.first_at), 'UTC') from scan_groups s join qr_codes c on c.id = s.qr_code_id
            where s.id > ${watermark} and c.account_id = ${scope.accountId})) as first`;
   const { rows } = await query.execute(db);
   return rows[0]?.first ?? undefined;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { codeLimitOf } from '../accounts/plans.js';
+import { newestScanRows } from '../analytics/scan-pages.js';
 import type { Db } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors.js';
@@ -251,16 +252,9 @@ export async function listRecentScans(
   return { total: code.scan_count, scans: await newestScansOfCode(db, input.id, RECENT_SCANS_LIMIT) };
 }
 
-/** A code's newest scans, newest first (scans_code_newest reads exactly `limit` entries); no ownership check. */
+/** A code's newest scans, newest first (see src/analytics/scan-pages.ts for what it reads); no ownership check. */
 export async function newestScansOfCode(db: Db, codeId: string, limit: number): Promise<Scan[]> {
-  const rows = await db
-    .selectFrom('scans')
-    .select(['created_at', 'device', 'os', 'browser'])
-    .where('qr_code_id', '=', codeId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  const { rows } = await newestScanRows(codeId, limit).execute(db);
   return rows.map((row) => ({ createdAt: row.created_at, device: row.device, os: row.os, browser: row.browser }));
 }
 

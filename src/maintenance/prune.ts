@@ -81,14 +81,23 @@ export async function pruneExpired(
         delete from scan_batches where id in (
           select id from scan_batches where committed_at < now() - ${SCAN_BATCH_LIFETIME}::interval limit ${batchSize})`));
       if (retention.scanDays !== undefined) {
-        // Oldest ids first, through the primary key: an index on scans.created_at would cost every scan's insert.
-        // A batch holding a newer scan (ids and times disagree slightly) ends this run; the next one goes on.
-        counts.scans = await inBatches(batchSize, () => deleted(session, sql`
-          delete from scans where id in (
-            select id from (select id, created_at from scans order by id limit ${batchSize}) oldest
-            where created_at < now() - make_interval(days => ${retention.scanDays})
-              -- Only scans the analytics rollup already counts: its history must outlive the raw rows.
-              and id <= (select folded_through_id from scan_rollup_state))`));
+        // Oldest ids first, through the primary key: an index on first_at would cost every batch's insert. A
+        // batch holding a newer group (ids and times disagree slightly) ends this run; the next one goes on. A
+        // group's times lie in one second, so a group is removed whole, with all of its scans past the cutoff.
+        await inBatches(batchSize, async () => {
+          const { rows: [batch] } = await sql<{ groups: number; scans: number }>`
+          with doomed as (
+            delete from scan_groups where id in (
+              select id from (select id, first_at from scan_groups order by id limit ${batchSize}) oldest
+              where first_at < date_trunc('second', now() - make_interval(days => ${retention.scanDays}))
+                -- Only scans the analytics rollup already counts: its history must outlive the raw rows.
+                and id <= (select folded_through_id from scan_rollup_state))
+            returning cardinality(times) as scans
+          )
+          select count(*)::int as groups, coalesce(sum(scans), 0)::bigint as scans from doomed`.execute(session);
+          counts.scans += batch!.scans;
+          return batch!.groups;
+        });
       }
       // The same expiry findSession applies when it reads a session (src/people/sessions.ts).
       const idleSeconds = retention.sessionIdleMs === undefined ? null : retention.sessionIdleMs / 1000;

@@ -30,13 +30,13 @@ export interface PreparedScanBatch {
 }
 
 /**
- * Scans that differ only in their time, as one entry: (codeId, accountId, device, os, browser, destination,
- * referrer host, [times]). A burst on one poster from one kind of phone is a handful of entries, and PostgreSQL
- * reads those fields once per entry instead of once per scan: measured on 2,000 scans of one code, reading them
- * took 0.73 µs a scan against 1.96 as one array per scan, and writing the scans 4.8 µs against 6.1. When every
- * scan differs, an entry holds one time and costs about what an array per scan did.
+ * Scans that differ only in their time, within one UTC second, as one entry: (codeId, accountId, device, os,
+ * browser, destination, referrer host, [times], earliest time). PostgreSQL stores each entry as one `scan_groups`
+ * row (see the migration 20261125T1839-packed-scans): a burst on one poster from one kind of phone is a handful
+ * of rows, not a row and two index entries per scan. The second bounds how far a group's times spread, which the
+ * readers rely on.
  */
-type ScanGroup = [string, string, string, string, string, string, string | null, (string | null)[]];
+type ScanGroup = [string, string, string, string, string, string, string | null, (string | null)[], string | null];
 
 /** Each scanned code's increments (codeId, scans, bot scans), counted here so PostgreSQL does not group. */
 type CodeIncrement = [string, number, number];
@@ -61,15 +61,18 @@ export function prepareScanBatch(scans: readonly ScanEvent[]): PreparedScanBatch
       continue;
     }
     count[1]++;
+    const time = isoTime(scan.at);
     // Most scans of a batch share the previous one's group (the same code and kind of phone, the same strings).
     if (!(last && lastGroup && sameGroup(last, scan))) {
-      // NUL occurs in none of these (ids, fixed names, a serialised URL, a host), so two keys are equal only when
-      // every field is; a missing referrer is a lone NUL, which no host is.
-      const key = `${scan.codeId}\0${scan.accountId}\0${scan.device}\0${scan.os}\0${scan.browser}\0${scan.destinationUrl}\0${scan.referrerHost ?? '\0'}`;
+      // NUL occurs in none of these (ids, fixed names, a serialised URL, a host, a number), so two keys are equal
+      // only when every field is; a missing referrer is a lone NUL, which no host is.
+      const key = `${scan.codeId}\0${scan.accountId}\0${scan.device}\0${scan.os}\0${scan.browser}\0${scan.destinationUrl}\0${scan.referrerHost ?? '\0'}\0${secondOf(scan.at)}`;
       lastGroup = groups.get(key);
-      if (!lastGroup) groups.set(key, (lastGroup = [scan.codeId, scan.accountId, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, []]));
+      if (!lastGroup) groups.set(key, (lastGroup = [scan.codeId, scan.accountId, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, [], time]));
     }
-    lastGroup[7].push(isoTime(scan.at));
+    lastGroup[7].push(time);
+    // Same second, same format: the earliest time is the smallest string.
+    if (time !== null && (lastGroup[8] === null || time < lastGroup[8])) lastGroup[8] = time;
     last = scan;
   }
   const parameter: BatchParameter = { scans: [...groups.values()], counts: [...counts.values()] };
@@ -79,8 +82,14 @@ export function prepareScanBatch(scans: readonly ScanEvent[]): PreparedScanBatch
 function sameGroup(a: ScanEvent, b: ScanEvent): boolean {
   return (
     a.codeId === b.codeId && a.accountId === b.accountId && a.device === b.device && a.os === b.os &&
-    a.browser === b.browser && a.destinationUrl === b.destinationUrl && a.referrerHost === b.referrerHost
+    a.browser === b.browser && a.destinationUrl === b.destinationUrl && a.referrerHost === b.referrerHost &&
+    secondOf(a.at) === secondOf(b.at)
   );
+}
+
+/** The UTC second a time falls in (NaN for an invalid date, which then shares no group). */
+function secondOf(at: Date): number {
+  return Math.floor(at.getTime() / 1000);
 }
 
 const MILLISECONDS = Array.from({ length: 1000 }, (_, ms) => String(ms).padStart(3, '0'));
@@ -105,17 +114,18 @@ function isoTimeWriter(): (at: Date) => string | null {
 }
 
 /**
- * What both batch statements write once `batch` holds a row: the groups as sent (`g`), one `scans` row per time,
- * and each code's increments.
+ * What both batch statements write once `batch` holds a row: the groups as sent (`g`), one `scan_groups` row per
+ * group, and each code's increments.
  */
 const SCAN_ROWS = `g as materialized (
-      select e->>0 as c, e->>1 as a, e->>2 as d, e->>3 as o, e->>4 as b, e->>5 as u, e->>6 as r, e->7 as times
+      select e->>0 as c, e->>1 as a, e->>2 as d, e->>3 as o, e->>4 as b, e->>5 as u, e->>6 as r, e->7 as times,
+             (e->>8)::timestamptz as first_at
       from jsonb_array_elements($2::jsonb->'scans') as e
       where exists (select from batch)
     ),
     inserted as (
-      insert into scans (qr_code_id, created_at, device, os, browser, destination_url, referrer_host)
-      select g.c, t::timestamptz, g.d, g.o, g.b, g.u, g.r from g cross join lateral jsonb_array_elements_text(g.times) as t
+      insert into scan_groups (qr_code_id, device, os, browser, destination_url, referrer_host, first_at, times)
+      select g.c, g.d, g.o, g.b, g.u, g.r, g.first_at, array(select jsonb_array_elements_text(g.times)::timestamptz) from g
     )`;
 const CODE_INCREMENTS = `counted as (
       insert into qr_code_scan_increments (qr_code_id, scans, bot_scans)
@@ -125,7 +135,7 @@ const CODE_INCREMENTS = `counted as (
     )`;
 
 /**
- * One statement, so one transaction and one round trip: the batch id, scan rows, outbox rows and counter
+ * One statement, so one transaction and one round trip: the batch id, scan groups, outbox rows and counter
  * increments commit together. The batch id goes first with `on conflict do nothing`; when it is already there
  * (an earlier write of this batch committed although its answer was lost), every other part sees no row and
  * writes nothing, so no scan is counted twice and a receiver never sees one scan under two webhook ids.
@@ -140,7 +150,7 @@ const CODE_INCREMENTS = `counted as (
  * 20261124T0000-scan-count-increments).
  */
 export const WRITE_SCAN_BATCH = {
-  name: 'qroute_write_scan_batch_v4',
+  name: 'qroute_write_scan_batch_v5',
   text: `
     with batch as (
       insert into scan_batches (id) values ($1) on conflict do nothing returning id
@@ -178,7 +188,7 @@ export const WRITE_SCAN_BATCH = {
  * moment ago is never missed.
  */
 export const WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS = {
-  name: 'qroute_write_scan_batch_without_webhooks_v1',
+  name: 'qroute_write_scan_batch_without_webhooks_v2',
   text: `
     with endpoints as materialized (
       select e.account_id from webhook_endpoints e

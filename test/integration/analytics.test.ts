@@ -12,6 +12,7 @@ import {
 } from '../../src/analytics/index.js';
 import * as scanRollupMigration from '../../src/db/migrations/20261123T1500-scan-rollup.js';
 import * as withoutCodeKeyMigration from '../../src/db/migrations/20261123T1700-scan-hourly-without-code-key.js';
+import * as packedScansMigration from '../../src/db/migrations/20261125T1839-packed-scans.js';
 import { newId } from '../../src/ids.js';
 import { inTimeZone } from '../../src/analytics/time-zones.js';
 import { pruneExpired } from '../../src/maintenance/prune.js';
@@ -26,7 +27,7 @@ afterAll(async () => {
   await database?.destroy();
 });
 beforeEach(async () => {
-  await sql`truncate accounts, qr_codes, qr_code_scan_increments, scans, scan_batches, scan_hourly, account_scan_hourly cascade`.execute(database.db);
+  await sql`truncate accounts, qr_codes, qr_code_scan_increments, scan_groups, scan_batches, scan_hourly, account_scan_hourly cascade`.execute(database.db);
   await sql`update scan_rollup_state set folded_through_id = 0`.execute(database.db);
 });
 
@@ -267,11 +268,12 @@ describe('the rollup', () => {
     }
     const folded = await foldScans(database.db);
     expect(folded.status).toBe('folded');
-    const { rows } = await sql<{ max: number }>`select max(id) as max from scans`.execute(database.db);
+    const { rows } = await sql<{ max: number }>`select max(id) as max from scan_groups`.execute(database.db);
     expect(folded.foldedThroughId).toBe(rows[0]!.max);
     expect(await snapshot()).toEqual(expected);
 
-    await sql`update scans set created_at = created_at - interval '1000 days'`.execute(database.db); // as if old
+    await sql`update scan_groups set first_at = first_at - interval '1000 days', times = array(select t - interval '1000 days' from unnest(times) as t)`
+      .execute(database.db); // as if old
     await sql`update scan_hourly set hour = hour - interval '1000 days'`.execute(database.db);
     await sql`update account_scan_hourly set hour = hour - interval '1000 days'`.execute(database.db);
     const before = await scanBreakdowns(database.db, { scope: scopes[0]!, range: 'all', now });
@@ -334,9 +336,12 @@ describe('the rollup', () => {
     // As the migrator runs it: in a transaction, on a database that already holds scans.
     await database.db.transaction().execute(async (trx) => {
       const migrating = trx as unknown as Kysely<unknown>;
+      // Back to one row per scan (the schema that migration ran on), and packed again after it.
+      await packedScansMigration.down(migrating);
       await scanRollupMigration.down(migrating);
       await scanRollupMigration.up(migrating);
       await withoutCodeKeyMigration.up(migrating);
+      await packedScansMigration.up(migrating);
     });
     const { rows } = await sql<{ hour: Date; scans: number }>`select hour, scans::int from scan_hourly order by hour`.execute(database.db);
     expect(rows.map((r) => [r.hour.toISOString(), r.scans])).toEqual([
@@ -344,7 +349,7 @@ describe('the rollup', () => {
       ['2026-05-02T08:00:00.000Z', 1],
     ]);
     const state = await sql<{ id: number }>`select folded_through_id as id from scan_rollup_state`.execute(database.db);
-    const max = await sql<{ id: number }>`select max(id) as id from scans`.execute(database.db);
+    const max = await sql<{ id: number }>`select max(id) as id from scan_groups`.execute(database.db);
     expect(state.rows[0]!.id).toBe(max.rows[0]!.id);
   });
 

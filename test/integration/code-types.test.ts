@@ -138,7 +138,7 @@ describe('redirect types on the short URL', () => {
       'https://app.example/',
     );
     // Each scan records where that scanner was sent, not the fallback for all of them.
-    const served = await database.db.selectFrom('scans').select('destination_url').where('qr_code_id', '=', code.id).orderBy('id').execute();
+    const served = await database.db.selectFrom('scans').select('destination_url').where('qr_code_id', '=', code.id).orderBy('created_at').execute();
     expect(served.map((s) => s.destination_url)).toEqual([
       'https://apps.apple.com/app/id1',
       'https://play.google.com/store/apps/details?id=x',

@@ -104,7 +104,7 @@ async function expectEveryAnsweredScanRecorded(codeId: string, answered: string[
   const recorded = await markers();
   expect(new Set(recorded).size).toBe(recorded.length);
   expect(recorded.length).toBe(answered.length);
-  const rows = await cluster.db.selectFrom('scans').select('id').where('qr_code_id', '=', codeId).execute();
+  const rows = await cluster.db.selectFrom('scans').select('group_id').where('qr_code_id', '=', codeId).execute();
   expect((await scanCountsOf(cluster.db, codeId)).scans).toBe(rows.length);
   return rows.length;
 }

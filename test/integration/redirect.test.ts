@@ -102,7 +102,7 @@ describe('GET /r/<slug>', () => {
       .toBe('https://example.com/after');
     expect((await scan(app, `/r/${code.slug}`)).headers.get('location')).toBe('https://example.com/after');
     const served = await database.db.selectFrom('scans').select('destination_url').where('qr_code_id', '=', code.id)
-      .orderBy('id', 'desc').executeTakeFirstOrThrow();
+      .orderBy('created_at', 'desc').executeTakeFirstOrThrow();
     expect(served.destination_url).toBe('https://example.com/after');
   });
 
@@ -224,13 +224,13 @@ describe('scan durability and counting', () => {
     // A real write failure: the scans table refuses inserts (what a full disk or a read-only standby would do).
     await sql`create function refuse_scans() returns trigger language plpgsql as $$ begin raise exception 'scans unavailable'; end $$`
       .execute(database.db);
-    await sql`create trigger refuse_scans before insert on scans execute function refuse_scans()`.execute(database.db);
+    await sql`create trigger refuse_scans before insert on scan_groups execute function refuse_scans()`.execute(database.db);
     try {
       const during = await Promise.all(Array.from({ length: 20 }, () => scan(app, `/r/${code.slug}`)));
       expect(during.every((r) => r.status === 302)).toBe(true);
       expect(app.redirect.recorder.backlog).toBeGreaterThan(0);
     } finally {
-      await sql`drop trigger refuse_scans on scans`.execute(database.db);
+      await sql`drop trigger refuse_scans on scan_groups`.execute(database.db);
       await sql`drop function refuse_scans()`.execute(database.db);
     }
     await expect.poll(async () => (await scans(code.id)).total, { timeout: 10_000, interval: 100 }).toBe(21);

@@ -19,7 +19,7 @@ describe('pruning expired rows', () => {
   });
 
   beforeEach(async () => {
-    await sql`truncate accounts, qr_codes, qr_code_scan_increments, scans, webhook_deliveries, webhook_attempts, idempotency_keys, write_rate_events, scan_batches cascade`.execute(database.db);
+    await sql`truncate accounts, qr_codes, qr_code_scan_increments, scan_groups, webhook_deliveries, webhook_attempts, idempotency_keys, write_rate_events, scan_batches cascade`.execute(database.db);
     await sql`insert into accounts (id, name, plan) values ('acc_1', 'Acme', 'business')`.execute(database.db);
     await sql`insert into qr_codes (id, account_id, name, slug, destination_url, scan_count, created_at, updated_at)
       values ('qr_1', 'acc_1', 'Poster', 'AAAAAAAA', 'https://example.com', 5, now(), now())`.execute(database.db);
@@ -73,7 +73,7 @@ describe('pruning expired rows', () => {
   it('keeps every scan when SCAN_RETENTION_DAYS is unset', async () => {
     await scans(3000, 400, 1);
     await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: undefined });
-    expect(await ids('scans')).toHaveLength(3);
+    expect(await ids('scan_groups')).toHaveLength(3);
   });
 
   it('deletes scans older than SCAN_RETENTION_DAYS once the analytics rollup counts them, and leaves the lifetime counter as it is', async () => {
@@ -83,7 +83,7 @@ describe('pruning expired rows', () => {
     await foldScans(database.db);
     const counts = await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: 90 }, 2);
     expect(counts).toMatchObject({ scans: 3 });
-    const { rows } = await sql<{ days: number }>`select round(extract(epoch from now() - created_at) / 86400)::int as days from scans order by id`.execute(database.db);
+    const { rows } = await sql<{ days: number }>`select round(extract(epoch from now() - created_at) / 86400)::int as days from scans order by group_id`.execute(database.db);
     expect(rows.map((row) => row.days)).toEqual([89, 1]);
     const code = await database.db.selectFrom('qr_codes').select('scan_count').executeTakeFirstOrThrow();
     expect(Number(code.scan_count)).toBe(5);

@@ -56,7 +56,7 @@ async function scanCount(codeId: string) {
 }
 
 async function scanRows(codeId: string) {
-  return database.db.selectFrom('scans').select(['id', 'referrer_host']).where('qr_code_id', '=', codeId).execute();
+  return database.db.selectFrom('scans').select(['group_id', 'referrer_host']).where('qr_code_id', '=', codeId).execute();
 }
 
 function phoneScan(slug: string, referer?: string) {
@@ -75,7 +75,7 @@ function phoneScan(slug: string, referer?: string) {
 async function blockScansFrom(host: string) {
   await sql`create function wait_for_test_lock() returns trigger language plpgsql as $$
     begin perform pg_advisory_xact_lock(4242); return new; end $$`.execute(database.db);
-  await sql`create trigger scans_wait_for_test_lock before insert on scans for each row
+  await sql`create trigger scans_wait_for_test_lock before insert on scan_groups for each row
     when (new.referrer_host = ${sql.lit(host)}) execute function wait_for_test_lock()`.execute(database.db);
   const locker = new pg.Client({ connectionString: database.connectionString });
   await locker.connect();
@@ -85,7 +85,7 @@ async function blockScansFrom(host: string) {
     release: async () => {
       await locker.query('rollback');
       await locker.end();
-      await sql`drop trigger scans_wait_for_test_lock on scans`.execute(database.db);
+      await sql`drop trigger scans_wait_for_test_lock on scan_groups`.execute(database.db);
       await sql`drop function wait_for_test_lock()`.execute(database.db);
     },
   };

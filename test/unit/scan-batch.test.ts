@@ -7,7 +7,7 @@ const scan = (overrides: Partial<ScanEvent> = {}): ScanEvent => ({
 });
 
 interface Parameter {
-  scans: [string, string, string, string, string, string, string | null, (string | null)[]][];
+  scans: [string, string, string, string, string, string, string | null, (string | null)[], string | null][];
   counts: [string, number, number][];
 }
 const parameterOf = (scans: ScanEvent[]) => JSON.parse(prepareScanBatch(scans).rows) as Parameter;
@@ -21,8 +21,24 @@ describe('a prepared scan batch', () => {
       new Date(Number.NaN),
     ];
     const { scans } = parameterOf(times.map((at) => scan({ at })));
-    expect(scans).toHaveLength(1);
-    expect(scans[0]![7]).toEqual(JSON.parse(JSON.stringify(times)));
+    // Grouped by second, so compared as sets: every time once, written as JSON.stringify writes it.
+    const sorted = (values: (string | null)[]) => [...values].sort((a, b) => String(a).localeCompare(String(b)));
+    expect(sorted(scans.flatMap((group) => group[7]))).toEqual(sorted(JSON.parse(JSON.stringify(times)) as (string | null)[]));
+  });
+
+  it('groups scans by the second they fall in, each group with its earliest time, whatever their order', () => {
+    const at = (iso: string) => new Date(`2026-01-01T10:00:${iso}Z`);
+    const { scans } = parameterOf([
+      scan({ at: at('00.900') }),
+      scan({ at: at('00.100') }),
+      scan({ at: at('01.000') }),
+      scan({ at: at('00.999') }),
+      scan({ at: at('00.100') }),
+    ]);
+    expect(scans.map((group) => [group[7], group[8]])).toEqual([
+      [['2026-01-01T10:00:00.900Z', '2026-01-01T10:00:00.100Z', '2026-01-01T10:00:00.999Z', '2026-01-01T10:00:00.100Z'], '2026-01-01T10:00:00.100Z'],
+      [['2026-01-01T10:00:01.000Z'], '2026-01-01T10:00:01.000Z'],
+    ]);
   });
 
   it('groups scans only when every field but the time is equal, and counts each code, bots apart', () => {

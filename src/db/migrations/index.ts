@@ -14,6 +14,7 @@ import * as codeContent from './20261123T1900-code-content.js';
 import * as files from './20261123T1950-files.js';
 import * as designsImportsBranding from './20261123T2000-designs-imports-branding.js';
 import * as scanCountIncrements from './20261124T0000-scan-count-increments.js';
+import * as packedScans from './20261125T1839-packed-scans.js';
 
 /** Every migration, listed explicitly in order, so a build never depends on reading a directory at run time. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '20261123T1950-files': files,
   '20261123T2000-designs-imports-branding': designsImportsBranding,
   '20261124T0000-scan-count-increments': scanCountIncrements,
+  '20261125T1839-packed-scans': packedScans,
 };
 
 export const migrationProvider: MigrationProvider = {

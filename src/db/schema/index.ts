@@ -16,7 +16,7 @@ import type {
 import type { QrCodeScanIncrementsTable, QrCodesTable } from './qr-codes.js';
 import type { ScanBatchesTable } from './scan-batches.js';
 import type { AccountScanHourlyTable, ScanHourlyTable, ScanRollupStateTable } from './scan-rollup.js';
-import type { ScansTable } from './scans.js';
+import type { ScanGroupsTable, ScansView } from './scans.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks.js';
 import type { WriteRateEventsTable } from './write-rate-events.js';
 
@@ -25,7 +25,9 @@ export interface DatabaseSchema {
   api_keys: ApiKeysTable;
   qr_codes: QrCodesTable;
   qr_code_scan_increments: QrCodeScanIncrementsTable;
-  scans: ScansTable;
+  scan_groups: ScanGroupsTable;
+  /** A view: one row per scan of scan_groups. */
+  scans: ScansView;
   scan_batches: ScanBatchesTable;
   write_rate_events: WriteRateEventsTable;
   idempotency_keys: IdempotencyKeysTable;

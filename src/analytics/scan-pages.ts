@@ -1,0 +1,86 @@
+import { type RawBuilder, sql } from 'kysely';
+
+/**
+ * Pages of one code's scans in time order, read from `scan_groups` (one row per batch, kind of device and UTC
+ * second; see the migration 20261125T1839-packed-scans) through scans_code_newest.
+ *
+ * Scans are ordered by (time, group id, position in the group). Groups of one code overlap in time (two batches at
+ * once, a batch written late after an outage), so the groups to unpack for a page are found from one fact: every
+ * time of a group lies in the second its `first_at` starts.
+ * - Newest `limit`: the `limit` groups with the newest `first_at` each hold a scan at or after the last of them,
+ *   f, so the newest `limit` scans are at or after f, and every group holding one starts in f's second or later.
+ * - Oldest `limit` after a cursor: groups starting in the cursor's second may hold scans on either side of it; of
+ *   the later ones, the first `limit` by `first_at` hold `limit` scans at or before the last of them, f, so the page
+ *   ends at or before f, and every group holding one of its scans starts in f's second or earlier.
+ * A page thus unpacks its `limit` groups (each holds at least one scan) plus the others starting in a boundary
+ * second, whatever the code's lifetime total.
+ */
+
+/** Columns of `scanRows` rows: the scan's time and what its group says about it. */
+export interface ScanPageRow {
+  group_id: number;
+  position: number;
+  qr_code_id: string;
+  created_at: Date;
+  device: string;
+  os: string;
+  browser: string;
+  destination_url: string | null;
+  referrer_host: string | null;
+}
+
+const UNPACKED = sql`g.id as group_id, t.position, g.qr_code_id, t.created_at, g.device, g.os, g.browser,
+  g.destination_url, g.referrer_host
+  from scan_groups g cross join lateral unnest(g.times) with ordinality as t(created_at, position)`;
+
+/**
+ * The code's newest `limit` scans at or after `since` (when given), newest first. `codeId` may be a column of an
+ * outer query (a lateral).
+ */
+export function newestScanRows(codeId: RawBuilder<unknown> | string, limit: number, since?: Date): RawBuilder<ScanPageRow> {
+  const sinceGroups = since ? sql`and first_at >= ${since}` : sql``;
+  const sinceScans = since ? sql`and g.first_at >= date_trunc('second', ${since}::timestamptz) and t.created_at >= ${since}` : sql``;
+  return sql<ScanPageRow>`
+    select ${UNPACKED}
+    where g.qr_code_id = ${codeId} ${sinceScans}
+      and g.first_at >= coalesce((
+        select date_trunc('second', first_at) from scan_groups
+        where qr_code_id = ${codeId} ${sinceGroups}
+        order by first_at desc, id desc offset ${limit - 1} limit 1), '-infinity')
+    order by t.created_at desc, g.id desc, t.position desc
+    limit ${limit}`;
+}
+
+/** Where an oldest-first page ended: its last scan's time in microseconds (exact), group and position. */
+export interface ScanCursor {
+  atMicros: number;
+  groupId: number;
+  position: number;
+}
+
+/**
+ * The code's `limit` oldest scans after `after` (from the start when not given), oldest first, among the groups
+ * with ids up to `lastGroupId`. Rows carry `at_us`, the time in microseconds, to continue from.
+ */
+export function oldestScanRows(
+  codeId: string,
+  lastGroupId: number,
+  limit: number,
+  after?: ScanCursor,
+): RawBuilder<ScanPageRow & { at_us: number }> {
+  const cursorAt = after
+    ? sql`(timestamptz 'epoch' + (${String(after.atMicros)} || ' microseconds')::interval)`
+    : sql`'-infinity'::timestamptz`;
+  const afterCursor = after ? sql`and (t.created_at, g.id, t.position) > (${cursorAt}, ${after.groupId}, ${after.position})` : sql``;
+  return sql<ScanPageRow & { at_us: number }>`
+    select (extract(epoch from t.created_at) * 1000000)::bigint as at_us, ${UNPACKED}
+    where g.qr_code_id = ${codeId} and g.id <= ${lastGroupId}
+      and g.first_at >= date_trunc('second', ${cursorAt})
+      and g.first_at < coalesce((
+        select date_trunc('second', first_at) + interval '1 second' from scan_groups
+        where qr_code_id = ${codeId} and id <= ${lastGroupId} and first_at >= date_trunc('second', ${cursorAt}) + interval '1 second'
+        order by first_at, id offset ${limit - 1} limit 1), 'infinity')
+      ${afterCursor}
+    order by t.created_at, g.id, t.position
+    limit ${limit}`;
+}
