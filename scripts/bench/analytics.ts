@@ -157,14 +157,14 @@ async function seed(db: Database): Promise<Seeded> {
   for (let from = 1; from <= SCANS; from += SEED_STEP) {
     const to = Math.min(SCANS, from + SEED_STEP - 1);
     await sql`insert into scan_groups (qr_code_id, first_at, times, device, os, browser, destination_url, referrer_host)
-      select ${codeId}, t.at, array[t.at], c.device, c.os, c.browser,
+      select ${codeId}, t.at, null, c.device, c.os, c.browser,
              'https://example.com/busy', case when g % 5 = 0 then 'instagram.com' end
       from generate_series(${from}::int, ${to}::int) g
       cross join lateral (select now() - interval '365 days' + g * ${step}::interval as at) t
       join (${combos()}) c on c.slot = (hashint4(g) & 2147483647) % 100`.execute(db);
     await sql`insert into scan_groups (qr_code_id, first_at, times, device, os, browser, destination_url, referrer_host)
       select ${manyPrefix} || lpad((1 + (hashint4(-g) & 2147483647) % ${CODES})::text, 8, '0'),
-             t.at, array[t.at], c.device, c.os, c.browser,
+             t.at, null, c.device, c.os, c.browser,
              'https://example.com/c', case when g % 7 = 0 then 'facebook.com' end
       from generate_series(${from}::int, ${to}::int) g
       cross join lateral (select now() - interval '365 days' + g * ${step}::interval as at) t
@@ -196,7 +196,7 @@ async function addScans(db: Database, seeded: Seeded, count: number, within: str
   await sql`
     with added as (
       insert into scan_groups (qr_code_id, first_at, times, device, os, browser, destination_url)
-      select case when g % 2 = 0 then ${seeded.codeId} else ${someCode} end, at, array[at],
+      select case when g % 2 = 0 then ${seeded.codeId} else ${someCode} end, at, null,
              'mobile', 'iOS', 'Mobile Safari', 'https://example.com/'
       from (select g, now() - ${within}::interval * random() as at from generate_series(1, ${count}) g) as t
       returning qr_code_id

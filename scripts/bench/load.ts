@@ -1,7 +1,8 @@
 /**
  * The load generator, in its own process so it does not share an event loop with either server.
- * Usage: tsx scripts/bench/load.ts <url> <connections> <seconds> [requests per second, all connections together];
- * prints one JSON line with the results.
+ * Usage: tsx scripts/bench/load.ts <url>[,<url>…] <connections> <seconds> [requests per second, all connections
+ * together]; prints one JSON line with the results. Several URLs (paths on one server) are requested in random
+ * order, each request with a random one of the user agents.
  */
 import autocannon from 'autocannon';
 
@@ -15,13 +16,18 @@ const USER_AGENTS = [
   'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
 ];
 
-const [url, connections, seconds, rate] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5] ?? 0)];
+const [urls, connections, seconds, rate] = [process.argv[2]!.split(','), Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5] ?? 0)];
+const paths = urls.map((url) => new URL(url).pathname);
+const pick = <T>(values: readonly T[]): T => values[Math.floor(Math.random() * values.length)]!;
 const result = await autocannon({
-  url,
+  url: urls[0]!,
   connections,
   duration: seconds,
   ...(rate > 0 && { overallRate: rate }),
-  requests: USER_AGENTS.map((ua) => ({ method: 'GET', headers: { 'user-agent': ua } })),
+  requests:
+    paths.length === 1
+      ? USER_AGENTS.map((ua) => ({ method: 'GET', headers: { 'user-agent': ua } }))
+      : [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pick(paths), headers: { 'user-agent': pick(USER_AGENTS) } }) }],
 });
 const statusCounts: Record<string, number> = {};
 for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) statusCounts[status] = (stats as { count: number }).count;

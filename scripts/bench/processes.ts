@@ -60,10 +60,14 @@ export function cleanUpWhenInterrupted(cleanUp: () => Promise<void>): () => Prom
   return cleanUpOnce;
 }
 
-/** autocannon in its own process; `rate` caps requests per second over all connections (0: as fast as it can). */
-export function load(url: string, connections: number, seconds: number, rate = 0): Promise<LoadResult> {
+/**
+ * autocannon in its own process; `rate` caps requests per second over all connections (0: as fast as it can).
+ * Several URLs (paths on one server) are requested in random order.
+ */
+export function load(url: string | readonly string[], connections: number, seconds: number, rate = 0): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/load.ts', url, String(connections), String(seconds), String(rate)], {
+    const urls = typeof url === 'string' ? url : url.join(',');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/load.ts', urls, String(connections), String(seconds), String(rate)], {
       cwd: PROJECT_ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -19,6 +19,7 @@
  * 1M codes in one account (seeding takes minutes; BENCH_ANALYTICS_SCANS, BENCH_ANALYTICS_CODES, BENCH_ANALYTICS_RUNS).
  *
  * Env: BENCH_ROUNDS (default 3), BENCH_SECONDS per run (default 5), BENCH_CONNECTIONS (default `10,100`),
+ * BENCH_CODES (default 1: every scan of one poster; more spreads the redirect load evenly over that many codes),
  * BENCH_PARTS (default `redirect,webhooks,outage`),
  * BENCH_OUTAGE_RATE (scans/s, default 2000), BENCH_OUTAGE_SECONDS (default 10), BENCH_WEBHOOK_SECONDS (paced webhook
  * latency run, default 60). SCAN_WRITE_CONCURRENCY and the server's other settings pass through to qroute.
@@ -48,6 +49,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** BENCH_CONNECTIONS: the connection counts to load the redirect with, comma-separated (default 10,100). */
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,100').split(',').map(Number);
+/** BENCH_CODES: how many codes the redirect load is spread over, at random (default 1, at most 1,000). */
+const CODES = Number(process.env.BENCH_CODES ?? 1);
 /** `redirect`, `webhooks`, `outage`, `image-flood`, `analytics`, comma-separated; the default is `redirect,webhooks,outage`. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'redirect,webhooks,outage').split(','));
 
@@ -87,13 +90,24 @@ async function main() {
       await waitFor(`http://127.0.0.1:${barePort}/r/x`);
       await waitFor(`http://127.0.0.1:${qroutePort}/readyz`);
 
+      const codes = [code];
+      for (let i = 1; i < CODES; i++) {
+        const made = await createQrCode(database.db, {
+          accountId: account.id,
+          name: `bench poster ${i + 1}`,
+          destinationUrl: `https://example.com/destination/${i + 1}`,
+          actor: { kind: 'api_key', apiKeyId: maker.id },
+        });
+        codes.push(made.code);
+      }
+      // Both servers get the same paths, so the load generator does the same work for each.
       const targets = {
-        bare: `http://127.0.0.1:${barePort}/r/${code.slug}`,
-        qroute: `http://127.0.0.1:${qroutePort}/r/${code.slug}`,
+        bare: codes.map((c) => `http://127.0.0.1:${barePort}/r/${c.slug}`),
+        qroute: codes.map((c) => `http://127.0.0.1:${qroutePort}/r/${c.slug}`),
       };
       let redirectsSent = 0;
       const summary: string[] = [];
-      console.log(`\n${ROUNDS} rounds × ${SECONDS} s per server and connection count; CPU: ${os.cpus().length} cores\n`);
+      console.log(`\n${ROUNDS} rounds × ${SECONDS} s per server and connection count, ${CODES} code${CODES > 1 ? 's' : ''}; CPU: ${os.cpus().length} cores\n`);
       console.log('conns round  bare req/s  p50/p99 ms | qroute req/s  p50/p99 ms | ratio');
       for (const connections of CONNECTIONS) {
         const ratios: number[] = [];
@@ -119,11 +133,16 @@ async function main() {
       // Stop qroute gracefully (it writes any scans still in memory), then compare.
       await stop(qroute);
       await stop(bare);
-      const counts = await scanCountsOf(database.db, code.id);
+      const counts = { scans: 0, botScans: 0 };
+      for (const c of codes) {
+        const { scans, botScans } = await scanCountsOf(database.db, c.id);
+        counts.scans += scans;
+        counts.botScans += botScans;
+      }
       const rows = await database.db
         .selectFrom('scans')
         .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('qr_code_id', '=', code.id)
+        .where('qr_code_id', 'in', codes.map((c) => c.id))
         .executeTakeFirstOrThrow();
       console.log(`\n${summary.join('\n')}`);
       // The load generator stops with requests in flight: the server may have recorded those scans and sent

@@ -22,14 +22,14 @@ export function scopeHourRows(scope: AnalyticsScope, watermark: number, window: 
       select hour, device, os, browser, scans from scan_hourly
       where qr_code_id = ${scope.codeId} and hour >= ${fromHour} and hour < ${toHour}
       union all
-      select date_trunc('hour', first_at, 'UTC'), device, os, browser, cardinality(times) from scan_groups
+      select date_trunc('hour', first_at, 'UTC'), device, os, browser, coalesce(cardinality(times), 1) from scan_groups
       where id > ${watermark} and qr_code_id = ${scope.codeId} and first_at >= ${fromHour} and first_at < ${toHour}`;
   }
   return sql`
     select hour, device, os, browser, scans from account_scan_hourly
     where account_id = ${scope.accountId} and hour >= ${fromHour} and hour < ${toHour}
     union all
-    select date_trunc('hour', s.first_at, 'UTC'), s.device, s.os, s.browser, cardinality(s.times)
+    select date_trunc('hour', s.first_at, 'UTC'), s.device, s.os, s.browser, coalesce(cardinality(s.times), 1)
     from scan_groups s join qr_codes c on c.id = s.qr_code_id
     where s.id > ${watermark} and c.account_id = ${scope.accountId} and s.first_at >= ${fromHour} and s.first_at < ${toHour}`;
 }

@@ -31,7 +31,7 @@ export interface ScanPageRow {
 
 const UNPACKED = sql`g.id as group_id, t.position, g.qr_code_id, t.created_at, g.device, g.os, g.browser,
   g.destination_url, g.referrer_host
-  from scan_groups g cross join lateral unnest(g.times) with ordinality as t(created_at, position)`;
+  from scan_groups g cross join lateral unnest(coalesce(g.times, array[g.first_at])) with ordinality as t(created_at, position)`;
 
 /**
  * The code's newest `limit` scans at or after `since` (when given), newest first. `codeId` may be a column of an

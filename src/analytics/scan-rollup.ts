@@ -96,7 +96,7 @@ async function writersEnded(db: Database, writers: string[], waitMs: number, sig
 async function foldRange(db: Database, from: number, through: number): Promise<number> {
   const { rows } = await sql<{ scans: number }>`
     with folded as (
-      select qr_code_id, date_trunc('hour', first_at, 'UTC') as hour, device, os, browser, sum(cardinality(times)) as scans
+      select qr_code_id, date_trunc('hour', first_at, 'UTC') as hour, device, os, browser, sum(coalesce(cardinality(times), 1)) as scans
       from scan_groups
       where id > ${from} and id <= ${through}
       group by 1, 2, 3, 4, 5

@@ -92,7 +92,7 @@ export async function pruneExpired(
               where first_at < date_trunc('second', now() - make_interval(days => ${retention.scanDays}))
                 -- Only scans the analytics rollup already counts: its history must outlive the raw rows.
                 and id <= (select folded_through_id from scan_rollup_state))
-            returning cardinality(times) as scans
+            returning coalesce(cardinality(times), 1) as scans
           )
           select count(*)::int as groups, coalesce(sum(scans), 0)::bigint as scans from doomed`.execute(session);
           counts.scans += batch!.scans;

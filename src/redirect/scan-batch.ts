@@ -34,7 +34,8 @@ export interface PreparedScanBatch {
  * browser, destination, referrer host, [times], earliest time). PostgreSQL stores each entry as one `scan_groups`
  * row (see the migration 20261125T1839-packed-scans): a burst on one poster from one kind of phone is a handful
  * of rows, not a row and two index entries per scan. The second bounds how far a group's times spread, which the
- * readers rely on.
+ * readers rely on. A group of one stores no array (its time is `first_at`), which keeps scans spread over many
+ * codes as cheap as rows were.
  */
 type ScanGroup = [string, string, string, string, string, string, string | null, (string | null)[], string | null];
 
@@ -125,7 +126,9 @@ const SCAN_ROWS = `g as materialized (
     ),
     inserted as (
       insert into scan_groups (qr_code_id, device, os, browser, destination_url, referrer_host, first_at, times)
-      select g.c, g.d, g.o, g.b, g.u, g.r, g.first_at, array(select jsonb_array_elements_text(g.times)::timestamptz) from g
+      select g.c, g.d, g.o, g.b, g.u, g.r, g.first_at,
+             case when jsonb_array_length(g.times) > 1 then array(select jsonb_array_elements_text(g.times)::timestamptz) end
+      from g
     )`;
 const CODE_INCREMENTS = `counted as (
       insert into qr_code_scan_increments (qr_code_id, scans, bot_scans)

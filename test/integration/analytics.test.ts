@@ -272,7 +272,7 @@ describe('the rollup', () => {
     expect(folded.foldedThroughId).toBe(rows[0]!.max);
     expect(await snapshot()).toEqual(expected);
 
-    await sql`update scan_groups set first_at = first_at - interval '1000 days', times = array(select t - interval '1000 days' from unnest(times) as t)`
+    await sql`update scan_groups set first_at = first_at - interval '1000 days', times = case when times is not null then array(select t - interval '1000 days' from unnest(times) as t) end`
       .execute(database.db); // as if old
     await sql`update scan_hourly set hour = hour - interval '1000 days'`.execute(database.db);
     await sql`update account_scan_hourly set hour = hour - interval '1000 days'`.execute(database.db);

@@ -58,13 +58,15 @@ const key = (row: { group_id: number; position: number }) => `${row.group_id}.${
 
 describe('scan pages over overlapping groups', () => {
   it('stores the scans packed, every group inside one second and starting at its earliest time', async () => {
-    const { rows } = await sql<{ groups: number; scans: number; bad: number }>`
-      select count(*)::int as groups, sum(cardinality(times))::int as scans,
-             count(*) filter (where first_at <> (select min(t) from unnest(times) as t)
-               or (select max(t) from unnest(times) as t) >= date_trunc('second', first_at) + interval '1 second')::int as bad
+    const { rows } = await sql<{ groups: number; scans: number; bad: number; single: number }>`
+      select count(*)::int as groups, sum(coalesce(cardinality(times), 1))::int as scans,
+             count(*) filter (where times is not null and (first_at <> (select min(t) from unnest(times) as t)
+               or (select max(t) from unnest(times) as t) >= date_trunc('second', first_at) + interval '1 second'))::int as bad,
+             count(*) filter (where times is null)::int as single
       from scan_groups where qr_code_id = ${codeId}`.execute(database.db);
     expect(rows[0]).toMatchObject({ scans: 12 * 40 + 6 + 30, bad: 0 });
     expect(rows[0]!.groups).toBeLessThan(rows[0]!.scans / 3);
+    expect(rows[0]!.single).toBeGreaterThan(0); // groups of one keep their time in first_at alone
     expect(truth).toHaveLength(12 * 40 + 6 + 30);
   });
 

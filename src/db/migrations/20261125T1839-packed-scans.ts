@@ -35,12 +35,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       -- Host of the Referer header, when the scanners sent one; never the full URL, never the IP.
       referrer_host text,
       first_at timestamptz not null,
-      times timestamptz[] not null check (cardinality(times) > 0)
+      -- Every time of the group; null for a group of one scan, which is at first_at (most groups where scans
+      -- are spread over many codes: an array of one would cost a few percent more there).
+      times timestamptz[] check (cardinality(times) > 1)
     )`.execute(db);
   await sql`
     insert into scan_groups (id, qr_code_id, device, os, browser, destination_url, referrer_host, first_at, times)
     overriding system value
-    select id, qr_code_id, device, os, browser, destination_url, referrer_host, created_at, array[created_at]
+    select id, qr_code_id, device, os, browser, destination_url, referrer_host, created_at, null
     from scans order by id`.execute(db);
   await sql`
     select setval(pg_get_serial_sequence('scan_groups', 'id'), coalesce((select max(id) from scan_groups), 0) + 1, false)`.execute(db);
@@ -66,13 +68,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create view scans as
     select g.id as group_id, t.position, g.qr_code_id, t.created_at, g.device, g.os, g.browser, g.destination_url,
            g.referrer_host
-    from scan_groups g cross join lateral unnest(g.times) with ordinality as t(created_at, position)`.execute(db);
+    from scan_groups g cross join lateral unnest(coalesce(g.times, array[g.first_at])) with ordinality as t(created_at, position)`.execute(db);
   await sql`
     create function insert_scan_as_group() returns trigger language plpgsql as $$
     begin
       insert into scan_groups (qr_code_id, device, os, browser, destination_url, referrer_host, first_at, times)
-      values (new.qr_code_id, new.device, new.os, new.browser, new.destination_url, new.referrer_host, new.created_at,
-              array[new.created_at]);
+      values (new.qr_code_id, new.device, new.os, new.browser, new.destination_url, new.referrer_host, new.created_at, null);
       return new;
     end
     $$`.execute(db);
@@ -99,7 +100,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     create temporary table unpacked on commit drop as
     select row_number() over (order by g.id, t.position) as id, g.id as group_id, g.qr_code_id, t.created_at, g.device,
            g.os, g.browser, g.destination_url, g.referrer_host
-    from scan_groups g cross join lateral unnest(g.times) with ordinality as t(created_at, position)`.execute(db);
+    from scan_groups g cross join lateral unnest(coalesce(g.times, array[g.first_at])) with ordinality as t(created_at, position)`.execute(db);
   await sql`
     insert into scans (id, qr_code_id, created_at, device, os, browser, destination_url, referrer_host)
     overriding system value

@@ -16,7 +16,8 @@ export interface ScanGroupsTable {
   /** Host of the Referer header, when the scanners sent one; never the full URL, never the IP. */
   referrer_host: string | null;
   first_at: ColumnType<Date, Date, never>;
-  times: ColumnType<Date[], Date[], never>;
+  /** Every time of the group; null for a group of one scan, which is at `first_at`. */
+  times: ColumnType<Date[] | null, Date[] | null, never>;
 }
 
 /** The view `scans`: one row per scan of a group, `position` counting from 1. */
