@@ -8,7 +8,8 @@
  * (the seconds since the last fold) that every query also reads.
  *
  * Reports the p50 (and max) over BENCH_ANALYTICS_RUNS runs (default 7) of totals, scans over time and breakdowns
- * for each range in Europe/Berlin, and the time to the first chunk of CSV, for the code and for the account; then
+ * for each range in Europe/Berlin, the dashboard's recent scans and the time to the first chunk of CSV, for the
+ * code and for the account; then
  * EXPLAIN (ANALYZE, BUFFERS) of the slowest statement of the three slowest calls. Seeding takes minutes on 2 cores.
  */
 import { Kysely, type LogEvent, PostgresDialect, sql } from 'kysely';
@@ -23,6 +24,7 @@ import {
   scanTimeSeries,
   scanTotals,
 } from '../../src/analytics/index.js';
+import { recentScans } from '../../src/analytics/recent-scans.js';
 import { createDatabase, NO_STATEMENT_TIMEOUTS } from '../../src/db/database.js';
 import type { Database, DatabaseSchema } from '../../src/db/schema/index.js';
 import { newId } from '../../src/ids.js';
@@ -94,6 +96,7 @@ async function run(db: Database, connectionString: string): Promise<void> {
         await measure(`${label} scans over time ${range}`, () => scanTimeSeries(logged, { scope, range, timeZone: TIME_ZONE }));
         await measure(`${label} breakdowns ${range}`, () => scanBreakdowns(logged, { scope, range, timeZone: TIME_ZONE }));
       }
+      await measure(`${label} recent scans`, () => recentScans(logged, scope));
       await measure(`${label} CSV first chunk`, async () => {
         const chunks = (await exportScansCsv(logged, scope))[Symbol.asyncIterator]();
         await chunks.next(); // the header

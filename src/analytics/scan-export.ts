@@ -118,7 +118,7 @@ export function groupCodes<T extends { scans: number }>(codes: readonly T[], pag
 }
 
 /**
- * One code's scans in groups up to `lastId`, oldest first, `pageSize` per query, walking scans_code_newest
+ * One code's scans in groups up to `lastId`, oldest first, `pageSize` per query, walking scan_groups_code_newest
  * backwards (src/analytics/scan-pages.ts).
  */
 async function* codeScanPages(db: Db, codeId: string, lastId: number, pageSize: number): AsyncGenerator<ExportRow[]> {

@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 
 /**
  * Pages of one code's scans in time order, read from `scan_groups` (one row per batch, kind of device and UTC
- * second; see the migration 20261125T1839-packed-scans) through scans_code_newest.
+ * second; see the migration 20261125T1839-packed-scans) through scan_groups_code_newest.
  *
  * Scans are ordered by (time, group id, position in the group). Groups of one code overlap in time (two batches at
  * once, a batch written late after an outage), so the groups to unpack for a page are found from one fact: every
