@@ -125,7 +125,7 @@ async function* codeScanPages(db: Db, codeId: string, lastId: number, pageSize: 
   let after: ExportRow | undefined;
   for (;;) {
     const cursor = after && { atMicros: after.at_us, groupId: after.group_id, position: after.position };
-    const { rows } = await oldestScanRows(codeId, lastId, pageSize, cursor).execute(db);
+    const rows = await oldestScanRows(db, codeId, lastId, pageSize, cursor);
     if (rows.length > 0) yield rows;
     if (rows.length < pageSize) return;
     after = rows[rows.length - 1];

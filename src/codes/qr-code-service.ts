@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { codeLimitOf } from '../accounts/plans.js';
-import { newestScanRows } from '../analytics/scan-pages.js';
+import { newestScanRowsOfCode } from '../analytics/scan-pages.js';
 import type { Db } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors.js';
@@ -254,7 +254,7 @@ export async function listRecentScans(
 
 /** A code's newest scans, newest first (see src/analytics/scan-pages.ts for what it reads); no ownership check. */
 export async function newestScansOfCode(db: Db, codeId: string, limit: number): Promise<Scan[]> {
-  const { rows } = await newestScanRows(codeId, limit).execute(db);
+  const rows = await newestScanRowsOfCode(db, codeId, limit);
   return rows.map((row) => ({ createdAt: row.created_at, device: row.device, os: row.os, browser: row.browser }));
 }
 

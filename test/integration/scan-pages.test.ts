@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newestScanRows, oldestScanRows, type ScanCursor } from '../../src/analytics/scan-pages.js';
+import { newestScanRows, newestScanRowsOfCode, oldestScanRows, type ScanCursor } from '../../src/analytics/scan-pages.js';
 import { newId } from '../../src/ids.js';
 import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -75,6 +75,7 @@ describe('scan pages over overlapping groups', () => {
     for (const limit of [1, 2, 5, 17, 40, 100, 333, truth.length, truth.length + 5]) {
       const { rows } = await newestScanRows(codeId, limit).execute(database.db);
       expect(rows.map(key), `limit ${limit}`).toEqual(newestFirst.slice(0, limit).map(key));
+      expect((await newestScanRowsOfCode(database.db, codeId, limit)).map(key), `limit ${limit}, two statements`).toEqual(newestFirst.slice(0, limit).map(key));
     }
   });
 
@@ -84,6 +85,8 @@ describe('scan pages over overlapping groups', () => {
       for (const limit of [1, 10, 200, 1000]) {
         const { rows } = await newestScanRows(codeId, limit, new Date(since)).execute(database.db);
         expect(rows.map(key), `since ${since}, limit ${limit}`).toEqual(after.slice(0, limit).map(key));
+        const twoStatements = await newestScanRowsOfCode(database.db, codeId, limit, new Date(since));
+        expect(twoStatements.map(key), `since ${since}, limit ${limit}, two statements`).toEqual(after.slice(0, limit).map(key));
       }
     }
   });
@@ -94,7 +97,7 @@ describe('scan pages over overlapping groups', () => {
       const seen: string[] = [];
       let after: ScanCursor | undefined;
       for (;;) {
-        const { rows } = await oldestScanRows(codeId, last, pageSize, after).execute(database.db);
+        const rows = await oldestScanRows(database.db, codeId, last, pageSize, after);
         seen.push(...rows.map(key));
         if (rows.length < pageSize) break;
         const end = rows[rows.length - 1]!;
@@ -107,7 +110,7 @@ describe('scan pages over overlapping groups', () => {
   it('leaves out groups above the last id it was given, as an export started earlier would', async () => {
     const { rows: ids } = await sql<{ id: number }>`select id from scan_groups order by id`.execute(database.db);
     const last = ids[Math.floor(ids.length / 2)]!.id;
-    const { rows } = await oldestScanRows(codeId, last, 10_000).execute(database.db);
+    const rows = await oldestScanRows(database.db, codeId, last, 10_000);
     expect(rows.map(key)).toEqual(truth.filter((row) => row.group_id <= last).map(key));
   });
 });
