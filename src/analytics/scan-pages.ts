@@ -18,7 +18,7 @@ import { inOneSnapshot } from './scope.js';
  * second, whatever the code's lifetime total.
  */
 
-/** Columns of `scanRows` rows: the scan's time and what its group says about it. */
+/** A scan as the pages give it: its time, its place in its group, and what the group says about it. */
 export interface ScanPageRow {
   group_id: number;
   position: number;

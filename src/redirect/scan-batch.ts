@@ -88,7 +88,7 @@ function sameGroup(a: ScanEvent, b: ScanEvent): boolean {
   );
 }
 
-/** The UTC second a time falls in (NaN for an invalid date, which then shares no group). */
+/** The UTC second a time falls in (NaN for an invalid date: those share a group, whose insert fails as rows did). */
 function secondOf(at: Date): number {
   return Math.floor(at.getTime() / 1000);
 }
