@@ -2,6 +2,7 @@
  * The baseline for webhook throughput: what got alone can POST to a receiver on this machine, with qroute's
  * request shape (signed JSON, keep-alive, no retries) and its per-account concurrency, but no database at all.
  * Usage: tsx scripts/bench/bare-sender.ts <url> <count> <concurrency> <secret>
+ * Prints, when done, one JSON line: the CPU it used while sending (user space and kernel, µs) and the seconds it took.
  */
 import http from 'node:http';
 import got from 'got';
@@ -19,4 +20,8 @@ async function lane(): Promise<void> {
     await client.post(url, { body, headers });
   }
 }
+const started = performance.now();
+const cpuBefore = process.cpuUsage();
 await Promise.all(Array.from({ length: concurrency }, () => lane()));
+const cpu = process.cpuUsage(cpuBefore);
+process.stdout.write(`${JSON.stringify({ userMicros: cpu.user, systemMicros: cpu.system, seconds: (performance.now() - started) / 1000 })}\n`);
