@@ -72,8 +72,9 @@ describe('the worker when the database fails it mid-flight', () => {
     await blocker.query('begin');
     await blocker.query('select 1 from webhook_deliveries where id = $1 for update', [chained.ids[0]]);
     chained.answer(200);
+    // Asked on a connection of its own: inside the blocker's transaction, pg_stat_activity is read once and kept.
     await expect
-      .poll(async () => (await blocker.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows[0].n, { timeout: 10_000 })
+      .poll(async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`.execute(database.db)).rows[0]!.n, { timeout: 10_000 })
       .toBe(1);
     // The success let the account's bound grow: its second delivery is claimed and sent (and held) meanwhile.
     await expect.poll(() => chained.ids.length, { timeout: 10_000 }).toBe(2);
