@@ -16,7 +16,8 @@ const STREAK_REASON = `${DISABLE_AFTER_FAILED_DELIVERIES} deliveries in a row fa
 
 export interface DeliveryDependencies {
   db: Db;
-  box: SecretBox;
+  /** Opens the endpoint's sealed secrets (a SecretBox, or the worker's OpenedSecrets in front of one). */
+  box: Pick<SecretBox, 'decrypt'>;
   sender: WebhookSender;
   retryPolicy: RetryPolicy;
   now?: () => Date;

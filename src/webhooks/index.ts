@@ -3,6 +3,7 @@ import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js
 import { NotificationListener } from '../db/notification-listener.js';
 import { createDatabase } from '../db/database.js';
 import type { Metrics } from '../metrics/index.js';
+import { OpenedSecrets } from './opened-secrets.js';
 import { DEFAULT_RETRY_DELAYS_MS, defaultJitter, type RetryPolicy } from './retry-schedule.js';
 import type { SecretBox } from './secret-box.js';
 import { type SendTimeouts, WebhookSender } from './sender.js';
@@ -34,7 +35,7 @@ export function createWebhookDelivery(
     maxSocketsPerReceiver: Math.max(options.perAccountConcurrencyCeiling, options.perAccountConcurrency),
   });
   const worker = new WebhookWorker(
-    { db, box: deps.box, sender, retryPolicy: tuning.retryPolicy ?? { delaysMs: DEFAULT_RETRY_DELAYS_MS, jitter: defaultJitter } },
+    { db, box: new OpenedSecrets(deps.box), sender, retryPolicy: tuning.retryPolicy ?? { delaysMs: DEFAULT_RETRY_DELAYS_MS, jitter: defaultJitter } },
     logger,
     options,
   );

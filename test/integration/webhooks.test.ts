@@ -256,13 +256,17 @@ describe('signing secrets', () => {
   it('rotation: both secrets sign webhook-signature during the overlap; afterwards only the new one', async () => {
     const target = await receiver();
     const { owner, secret: oldSecret, code } = await subscriber(target);
+    // A delivery before the rotation: the worker has opened (and remembers) the old secret.
+    await scan(app, code.slug);
+    const [before] = await target.waitFor(1);
+    expect(verifyServiceSignature(before!.rawBody, before!.headers['x-service-signature'], oldSecret)).toBe(true);
     const rotated = await rotateWebhookSecret(database.db, app.box, owner.accountId);
     const newSecret = rotated.secret!;
     expect(newSecret).not.toBe(oldSecret);
     expect(rotated.previousSecretExpiresAt!.getTime() - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
 
     await scan(app, code.slug);
-    const [during] = await target.waitFor(1);
+    const [, during] = await target.waitFor(2);
     expect(String(during!.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(new Webhook(newSecret).verify(during!.rawBody, standardHeaders(during!))).toBeTruthy();
     expect(new Webhook(oldSecret).verify(during!.rawBody, standardHeaders(during!))).toBeTruthy();
@@ -277,7 +281,7 @@ describe('signing secrets', () => {
       .where('account_id', '=', owner.accountId)
       .execute();
     await scan(app, code.slug);
-    const [, after] = await target.waitFor(2);
+    const [, , after] = await target.waitFor(3);
     expect(String(after!.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect(new Webhook(newSecret).verify(after!.rawBody, standardHeaders(after!))).toBeTruthy();
     expect(() => new Webhook(oldSecret).verify(after!.rawBody, standardHeaders(after!))).toThrow();
