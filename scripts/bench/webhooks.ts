@@ -12,8 +12,9 @@
  * Throughput: with the outbox filled while no worker runs, a standalone worker (`dist/src/worker.js`) drains it
  * into one fast receiver; deliveries per second from the first arrival to the last. The receiver also counts the
  * connections the worker opened, the most it had in flight (its per-account bound adapts, so its concurrency is
- * measured, not assumed). The baseline, run right after on the same receiver, is got alone sending the same
- * signed requests with no database, at that concurrency (the ratio the issue asks for) and at the old fixed 8. Then 2
+ * measured, not assumed). The baseline, on the same receiver, is got alone sending the same signed requests with no
+ * database, at that concurrency (the ratio the issue asks for) and at the old fixed 8. Each round measures two
+ * pairs, worker then got, then got then worker, so a drift of the machine's speed does not favour one side. Then 2
  * and 4 standalone workers drain a fill together.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -27,7 +28,6 @@ import { createQrCode } from '../../src/codes/qr-code-service.js';
 import type { Database } from '../../src/db/schema/index.js';
 import { freePort } from '../../src/net.js';
 import { SecretBox } from '../../src/webhooks/secret-box.js';
-import { DEFAULT_WORKER_OPTIONS } from '../../src/webhooks/worker.js';
 import { fmt, load, type LoadResult, median, percentile, start, stop, waitFor } from './processes.js';
 
 const LATENCY_RATES = [100, 1000];
@@ -127,32 +127,30 @@ export async function benchWebhooks(database: { db: Database; connectionString: 
     const ratios: number[] = [];
     const ratiosAt8: number[] = [];
     const rates: number[] = [];
-    let lastConnections = DEFAULT_WORKER_OPTIONS.perAccountConcurrencyCeiling;
     const scaling = new Map<number, number[]>([[1, []], ...WORKER_COUNTS.map((n) => [n, []] as [number, number[]])]);
     for (let round = 1; round <= options.rounds; round++) {
+      // Two pairs per round, in the order worker, got, got, worker: this machine's speed drifts over tens of
+      // seconds, and a drift that favours one side in the first pair favours the other in the second. The
+      // fill's aftermath (PostgreSQL flushing and vacuuming what the scans wrote) falls on either side alike.
+      // got alone sends at the connection count the worker reached in the round's first drain.
       const queued = await fill();
-      // Alternate which goes first, so the fill's aftermath (PostgreSQL flushing and vacuuming what the scans
-      // wrote) and background noise do not always fall on the same side; the baseline at the worker's connection
-      // count needs that count, so it follows the worker in odd rounds and uses the last round's in even ones.
-      let one: { rate: number; connections: number };
-      let bareSame: number;
-      if (round % 2 === 1) {
-        one = await drainWith(1, queued);
-        bareSame = await bareRate(queued, Math.max(1, one.connections));
-      } else {
-        bareSame = await bareRate(queued, lastConnections);
-        one = await drainWith(1, queued);
-      }
-      lastConnections = Math.max(1, one.connections);
+      const first = await drainWith(1, queued);
+      const connections = Math.max(1, first.connections);
+      const bareFirst = await bareRate(queued, connections);
       const bare8 = await bareRate(queued, OLD_FIXED_BOUND);
-      ratios.push(one.rate / bareSame);
-      ratiosAt8.push(one.rate / bare8);
-      rates.push(one.rate);
-      scaling.get(1)!.push(one.rate);
-      console.log(
-        `${String(round).padStart(5)} ${fmt(queued, 11)} ${fmt(one.rate, 9)} ${fmt(one.connections, 11)} |` +
-          ` ${fmt(bareSame, 20)}  ${(one.rate / bareSame).toFixed(3)} | ${fmt(bare8, 15)}  ${(one.rate / bare8).toFixed(3)}`,
-      );
+      const requeued = await fill();
+      const bareSecond = await bareRate(requeued, connections);
+      const second = await drainWith(1, requeued);
+      for (const [one, bare, count] of [[first, bareFirst, queued], [second, bareSecond, requeued]] as const) {
+        ratios.push(one.rate / bare);
+        rates.push(one.rate);
+        scaling.get(1)!.push(one.rate);
+        console.log(
+          `${String(round).padStart(5)} ${fmt(count, 11)} ${fmt(one.rate, 9)} ${fmt(one.connections, 11)} |` +
+            ` ${fmt(bare, 20)}  ${(one.rate / bare).toFixed(3)} | ${fmt(bare8, 15)}  ${(one.rate / bare8).toFixed(3)}`,
+        );
+      }
+      ratiosAt8.push(first.rate / bare8, second.rate / bare8);
       for (const workers of WORKER_COUNTS) {
         const many = await drainWith(workers, await fill());
         scaling.get(workers)!.push(many.rate);
