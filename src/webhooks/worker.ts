@@ -7,8 +7,9 @@ import { allowedAttempts, claimDueDeliveries, type ClaimedDelivery, releaseClaim
 
 export interface WorkerOptions {
   /**
-   * Deliveries in flight at once in this worker, not counting requests that have waited on their receiver longer
-   * than the latency target (stalled); those may add as many again, so hung receivers never take the others' slots.
+   * Requests waiting on their receivers at once in this worker, not counting those that have waited longer than
+   * the latency target (stalled), so hung receivers never take the others' slots. With the stalled ones and the
+   * answered attempts still being recorded, never more than twice this.
    */
   concurrency: number;
   /**
@@ -56,8 +57,8 @@ interface InFlight {
 
 /**
  * Delivers the outbox. Wakes on the insert notification (or the poll timer), claims what is due within its free
- * slots and each account's adaptive bound, and runs each attempt on its own; finished attempts are recorded
- * together (AttemptRecorder), and a recorded attempt frees its slot and wakes the claim loop. Any number of
+ * slots and each account's adaptive bound, and runs each attempt on its own; an answered attempt frees its slot
+ * and wakes the claim loop, and finished attempts are recorded together (AttemptRecorder). Any number of
  * workers can run against one database (SKIP LOCKED); delivery is at-least-once.
  *
  * Every promise here ends in a handler: the database may go away at any moment (a claim, a record, a release),
@@ -283,8 +284,8 @@ export class WebhookWorker {
   /**
    * A delivery holds its account's slot and a worker slot while its request waits on the receiver, and only a
    * place in `inFlight` while its outcome is recorded: the receiver's bound is about requests it holds, and a slot
-   * kept through the record (a group commit, then the next claim) left a fast receiver's connections idle for
-   * about a third of the time.
+   * kept through the record (a group commit, then the next claim) left a fast receiver's connections idle while
+   * the worker waited on its database. Those being recorded still count against twice `concurrency` (`freeSlots`).
    */
   private run(delivery: ClaimedDelivery): void {
     const controller = new AbortController();
@@ -310,9 +311,10 @@ export class WebhookWorker {
     };
     task.done = sendAttempt(this.deps, delivery, controller.signal)
       .then(async (record) => {
+        // The bound learns from this answer before the freed slot is claimed again.
+        if (record) limit.observe({ fast: record.succeeded && record.latencyMs <= this.options.latencyTargetMs, latencyMs: record.latencyMs, now: performance.now() });
         answered();
         if (!record) return; // aborted by stop: released there, uncounted
-        limit.observe({ fast: record.succeeded && record.latencyMs <= this.options.latencyTargetMs, latencyMs: record.latencyMs, now: performance.now() });
         const outcome = outcomeOf(delivery, record, await this.recorder.record(delivery, record));
         if (!outcome.recorded) {
           this.stats.unrecorded++;
