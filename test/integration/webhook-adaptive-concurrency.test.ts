@@ -147,7 +147,7 @@ describe("each account's in-flight bound adapts to its receiver", () => {
       // Attempts cannot be recorded while this lasts: the receiver answers in 100 ms, the attempts stay in flight.
       await sql`lock table webhook_attempts in exclusive mode`.execute(trx);
       await scanMany(app, code.slug, 50);
-      // All 50 are sent, in waves of the account's bound (about 16 here): an answered attempt gives its slot back
+      // All 50 are sent, in waves of the account's bound: an answered attempt gives its slot back
       // while it waits to be recorded, so the receiver is never idle because of the database.
       expect(before).toBeLessThan(50);
       await expect.poll(() => receiver.answered(), { timeout: 10_000 }).toBe(150);
