@@ -9,11 +9,19 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
 
 /**
  * SQLSTATEs that PostgreSQL sends when it will not run anything now: 57P01 admin_shutdown (pg_ctl stop),
- * 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up, shutting down, recovering), 53300
- * too_many_connections, 57014 query_canceled (our statement_timeout: a database too slow to answer in time).
- * Class 08 (connection exceptions) is matched by prefix.
+ * 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up, shutting down, recovering), 57P05
+ * idle_session_timeout (the session was closed), 57014 query_canceled (our statement_timeout: a database too slow
+ * to answer in time), 58030 io_error (the storage under it failing).
  */
-const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
+const SQLSTATES = new Set(['57P01', '57P02', '57P03', '57P05', '57014', '58030']);
+
+/**
+ * Classes matched by prefix. 08 connection exceptions. 53 insufficient resources: 53100 disk_full, 53200
+ * out_of_memory, 53300 too_many_connections, 53400 configuration_limit_exceeded (max_locks_per_transaction and
+ * the like): the statement was fine and the same one succeeds once space, memory or a slot is free, so it must
+ * never be taken for bad data (an import would fail valid rows for good, a scan batch would be split and dropped).
+ */
+const SQLSTATE_CLASSES = /^(08|53)[0-9A-Z]{3}$/;
 
 /** Messages pg and pg-pool use for the same situations; they carry no code. */
 const MESSAGES = [
@@ -31,7 +39,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > MAX_DEPTH) return false;
   const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === 'string') {
-    if (SOCKET_CODES.has(code) || SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
+    if (SOCKET_CODES.has(code) || SQLSTATES.has(code) || SQLSTATE_CLASSES.test(code)) return true;
   }
   if (typeof message === 'string' && MESSAGES.some((known) => message.startsWith(known))) return true;
   // Node's connect reports every address it tried (::1 and 127.0.0.1 for localhost) in an AggregateError.

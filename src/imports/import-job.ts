@@ -44,7 +44,9 @@ export function createImportJob(options: ImportJobOptions): ImportJob {
           try {
             batch = await processBatch(options.db, { siteUrl: options.siteUrl, batchSize });
           } catch (error) {
-            if (isDatabaseUnavailable(error)) throw error; // nothing is wrong with the rows: try again later
+            // Nothing is wrong with the rows (the database is down, frozen, out of disk or memory): the batch rolled
+            // back whole, its rows are still pending, and the next run tries the same batch again.
+            if (isDatabaseUnavailable(error)) throw error;
             if (batchSize > 1) {
               logger.warn({ err: error }, 'import batch failed; retrying its rows one at a time');
               batchSize = 1;
@@ -60,7 +62,12 @@ export function createImportJob(options: ImportJobOptions): ImportJob {
           if (batch.finished) logger.info({ importId: batch.importId }, 'import finished');
         }
       } catch (error) {
-        logger.error({ err: error }, 'import batch failed; the next run tries again');
+        if (isDatabaseUnavailable(error)) {
+          const { message, code } = error as { message?: string; code?: string };
+          logger.warn({ err: { message, code } }, 'database unavailable; the import batch is tried again on the next run');
+        } else {
+          logger.error({ err: error }, 'import batch failed; the next run tries again');
+        }
       } finally {
         running = undefined;
       }

@@ -17,6 +17,10 @@ const execFile = promisify(execFileCallback);
  */
 export interface OwnCluster {
   connectionString: string;
+  /** As the superuser, for setup the service's role may not do (a tablespace, say). */
+  adminConnectionString: string;
+  /** The DATA_DIR the cluster lives in (its files are in `<dataDir>/pg`). */
+  dataDir: string;
   /** A pool for the test's own checks (default timeouts). */
   db: Database;
   /** A pool with other timeouts, for an app under test; closed with the cluster. */
@@ -53,6 +57,8 @@ export async function startOwnCluster(): Promise<OwnCluster> {
 
   return {
     connectionString,
+    adminConnectionString: postgres.adminConnectionString(),
+    dataDir,
     db,
     pool: (timeouts) => {
       const pool = createDatabase(connectionString, { logger, timeouts });
