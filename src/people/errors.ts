@@ -59,3 +59,18 @@ export class LastOwnerError extends PeopleError {
 }
 
 export class InvalidAccountNameError extends PeopleError {}
+
+/** Too many invitation mails from this account, or to this address: see invitation-limit.ts. */
+export class InvitationMailLimitError extends PeopleError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    /** The recipient's limit (not only the account's) is what refused it. */
+    readonly recipientLimited: boolean,
+  ) {
+    super(
+      recipientLimited
+        ? 'This address has been sent too many invitations lately.'
+        : 'Your account has sent too many invitations lately.',
+    );
+  }
+}

@@ -5,6 +5,7 @@ import type { UserRole } from '../db/schema/people.js';
 import { inTransaction } from '../db/transaction.js';
 import { newId } from '../ids.js';
 import { EmailTakenError, InvitationInvalidError } from './errors.js';
+import { requireInvitationMailAllowed } from './invitation-limit.js';
 import { hashPassword } from './passwords.js';
 import { hashLinkToken, isLinkTokenShaped, newLinkToken } from './tokens.js';
 import { insertUser, requireAcceptablePassword, requireEmail, type User } from './users.js';
@@ -20,6 +21,11 @@ export interface CreatedInvitation {
   /** The one-time link; the token in it is stored only as its SHA-256, so this is the only time it exists. */
   url: string;
   expiresAt: Date;
+  /**
+   * The email already has a user (only with `allowTakenEmail`): the link can never be accepted, so the person is
+   * mailed a notice instead of it, and the inviter is answered as for anyone else.
+   */
+  emailTaken: boolean;
 }
 
 export interface PendingInvitation {
@@ -37,11 +43,23 @@ export interface PendingInvitation {
 /**
  * Invites an email into an account. Earlier pending invitations of the same email to the same account are revoked,
  * so only the newest link works. Refuses an email that already has a user (EmailTakenError): it could never be
- * accepted. Throws AccountNotFoundError for an unknown account and InvalidEmailError for a malformed email.
+ * accepted; with `allowTakenEmail` it is recorded all the same (`emailTaken`), so the inviter's answer and list do
+ * not tell who has an account. With `limitMails` (the invitation is going to be mailed on an account's behalf)
+ * refuses past the limits of invitation-limit.ts (InvitationMailLimitError). Throws AccountNotFoundError for an
+ * unknown account and InvalidEmailError for a malformed email.
  */
 export async function createInvitation(
   db: Db,
-  input: { accountId: string; email: string; role: UserRole; invitedByUserId?: string; siteUrl: string; now?: Date },
+  input: {
+    accountId: string;
+    email: string;
+    role: UserRole;
+    invitedByUserId?: string;
+    siteUrl: string;
+    now?: Date;
+    limitMails?: boolean;
+    allowTakenEmail?: boolean;
+  },
 ): Promise<CreatedInvitation> {
   const email = requireEmail(input.email);
   const now = input.now ?? new Date();
@@ -50,7 +68,8 @@ export async function createInvitation(
   return inTransaction(db, async (trx) => {
     await getAccount(trx, input.accountId);
     const taken = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-    if (taken) throw new EmailTakenError();
+    if (taken && !input.allowTakenEmail) throw new EmailTakenError();
+    if (input.limitMails) await requireInvitationMailAllowed(trx, { accountId: input.accountId, email, now });
     await trx
       .updateTable('invitations')
       .set({ revoked_at: now })
@@ -72,7 +91,8 @@ export async function createInvitation(
         expires_at: expiresAt,
       })
       .execute();
-    return { id, accountId: input.accountId, email, role: input.role, url: invitationUrl(input.siteUrl, token), expiresAt };
+    const url = invitationUrl(input.siteUrl, token);
+    return { id, accountId: input.accountId, email, role: input.role, url, expiresAt, emailTaken: taken !== undefined };
   });
 }
 

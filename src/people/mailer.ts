@@ -5,6 +5,8 @@ import { PASSWORD_RESET_LIFETIME_MS } from './password-resets.js';
 
 export interface Mailer {
   sendInvitation(input: { to: string; url: string; accountName: string; invitedBy?: string }): Promise<void>;
+  /** Instead of an invitation, to an address that already has a user: it could never accept, and is told why. */
+  sendInvitationToTakenEmail(input: { to: string; accountName: string; invitedBy?: string }): Promise<void>;
   sendPasswordReset(input: { to: string; url: string }): Promise<void>;
   close(): void;
 }
@@ -49,6 +51,7 @@ export function createMailer(
   };
   return {
     sendInvitation: (input) => send({ to: input.to, ...invitationMessage(input) }),
+    sendInvitationToTakenEmail: (input) => send({ to: input.to, ...takenEmailInvitationMessage(input) }),
     sendPasswordReset: (input) => send({ to: input.to, ...passwordResetMessage(input) }),
     close: () => transport.close(),
   };
@@ -60,18 +63,56 @@ interface MessageBody {
   html: string;
 }
 
+/**
+ * The account name is whatever a stranger typed at /signup, so it never speaks for us: it is not in the subject,
+ * not in the opening sentence, and comes after the link, on one line, quoted and labelled as the account's own
+ * words. A name "URGENT: verify now at http://evil.example" then reads as a name, below the one link we send.
+ */
 export function invitationMessage(input: { url: string; accountName: string; invitedBy?: string }): MessageBody {
   const days = Math.round(INVITATION_LIFETIME_MS / 86_400_000);
-  const who = input.invitedBy ? `${input.invitedBy} invited you` : 'You are invited';
-  const lead = `${who} to join ${input.accountName} on qroute.`;
+  const lead = 'You are invited to join an account on qroute, a service for QR codes.';
   const action = `To accept, open this link and choose your password. It works once, within ${days} days:`;
-  const ignore = 'If you did not expect this invitation, you can ignore this email.';
+  const about = aboutTheAccount(input);
+  const ignore = 'If you did not expect this invitation, ignore this email. qroute did not write the account name: follow no other link.';
   return {
-    subject: oneLine(`You are invited to ${input.accountName} on qroute`),
-    text: `${lead}\n\n${action}\n${input.url}\n\n${ignore}\n`,
-    html: html([lead, action, link(input.url, 'Accept the invitation'), ignore]),
+    subject: 'Your invitation to an account on qroute',
+    text: `${lead}\n\n${action}\n${input.url}\n\n${about.join('\n')}\n\n${ignore}\n`,
+    html: html([lead, action, link(input.url, 'Accept the invitation'), ...about, ignore]),
   };
 }
+
+/** No link at all: the address already signs in to qroute, and one address belongs to one account. */
+export function takenEmailInvitationMessage(input: { accountName: string; invitedBy?: string }): MessageBody {
+  const lead =
+    'You were invited to join an account on qroute, but this address already signs in to qroute, and one address ' +
+    'belongs to one account. To join, ask for an invitation to another address.';
+  const about = aboutTheAccount(input);
+  const ignore = 'If you did not expect this, ignore this email: nothing changed for your account.';
+  return {
+    subject: 'An invitation to qroute for an address that already has an account',
+    text: `${lead}\n\n${about.join('\n')}\n\n${ignore}\n`,
+    html: html([lead, ...about, ignore]),
+  };
+}
+
+/** The account's name and who invited, each on its own labelled line. */
+function aboutTheAccount(input: { accountName: string; invitedBy?: string }): string[] {
+  const lines = [`Account name, as its owner typed it: "${quotedField(input.accountName)}"`];
+  if (input.invitedBy) lines.push(`Invited by: ${quotedField(input.invitedBy)}`);
+  return lines;
+}
+
+/**
+ * Text someone else chose, as one line of bounded length: line breaks (CR, LF, U+2028/9) and other controls
+ * become spaces, so it cannot start a paragraph or a header of its own, whatever the account name holds.
+ */
+function quotedField(value: string): string {
+  const line = oneLine(value);
+  return line.length > QUOTED_FIELD_MAX_LENGTH ? `${line.slice(0, QUOTED_FIELD_MAX_LENGTH)}…` : line;
+}
+
+/** Account names hold 200 characters at most (ACCOUNT_NAME_MAX_LENGTH); emails 254. */
+const QUOTED_FIELD_MAX_LENGTH = 254;
 
 export function passwordResetMessage(input: { url: string }): MessageBody {
   const minutes = Math.round(PASSWORD_RESET_LIFETIME_MS / 60_000);

@@ -108,7 +108,7 @@ describe('invitations from People', () => {
     expect((await again.get(`/invitations/${'x'.repeat(43)}`)).status).toBe(410);
   });
 
-  it('refuses a malformed email and an email that already has a user, next to the field, keeping what was typed', async () => {
+  it('refuses a malformed email, and without a mail server an email that already has a user, next to the field, keeping what was typed', async () => {
     const http = await dashboardHttp(app, owner);
     const malformed = await http.post('/people/invitations', { email: 'not an email', role: 'owner' });
     expect(malformed.status).toBe(400);

@@ -41,7 +41,7 @@ describe('mail over SMTP', () => {
     expect(mail.from).toBe('no-reply@qr.example.com');
     expect(mail.raw).toMatch(/^From: qroute <no-reply@qr\.example\.com>\r?$/m);
     expect(mail.text).toContain(`\n${INVITATION_URL}\n`);
-    expect(mail.text).toContain('ada@example.com invited you to join Tom & Jerry <b>Ltd</b> on qroute.');
+    expect(mail.text).toContain('Account name, as its owner typed it: "Tom & Jerry <b>Ltd</b>"\nInvited by: ada@example.com');
     expect(mail.html).toContain(`<a href="${INVITATION_URL}">Accept the invitation</a>`);
     expect(mail.html).toContain('Tom &#38; Jerry &#60;b&#62;Ltd&#60;/b&#62;');
     expect(mail.html).not.toContain('<b>');
