@@ -23,7 +23,7 @@ export type CsvReadResult = { ok: true; header: string[]; rows: CsvRow[] } | { o
 
 /**
  * Reads an uploaded CSV as Excel and other spreadsheets write it: comma or semicolon separated (whichever the
- * header line uses; Excel in many European locales writes semicolons), UTF-8 with or without a BOM, CRLF or LF,
+ * header line uses; Excel in many European locales writes semicolons), UTF-8 with or without a BOM, CRLF, LF or CR,
  * quoted cells with embedded separators, quotes ("") and line breaks. Rows whose cells are all empty (Excel
  * writes `,,,` for formatted blank rows) are left out but keep their number. Anything else that is wrong is
  * one clear sentence, never a half-read file.
@@ -95,7 +95,9 @@ function beyondParsingBounds(text: string, delimiter: string): string | undefine
   let separators = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code === 10) {
+    // A line ends at LF, or at a CR not followed by LF: old Mac files use CR alone, and the parser reads those
+    // lines too (a CRLF is one line end, counted at its LF).
+    if (code === 10 || (code === 13 && text.charCodeAt(i + 1) !== 10)) {
       if (++lines > MAX_IMPORT_LINES) {
         return `The file has more than ${MAX_IMPORT_LINES.toLocaleString('en')} lines; an import takes at most ${MAX_IMPORT_ROWS.toLocaleString('en')} rows. Split it into smaller files.`;
       }
