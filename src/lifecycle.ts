@@ -17,22 +17,29 @@ export async function loadStartupSettings(processName: string): Promise<{ config
   }
 }
 
-/** Runs `stop` on the first SIGTERM or SIGINT (later signals are ignored), then exits 0, or 1 if stopping failed. */
+/**
+ * Runs `stop` on the first SIGTERM or SIGINT, then exits 0, or 1 if stopping failed. Later signals are logged and
+ * ignored: `npm start` forwards the one it gets, so Ctrl-C (or `kill -- -PGID`, systemd, `docker stop`) delivers
+ * two, and a second default action would kill node halfway, leaving scans unwritten and the embedded PostgreSQL
+ * running. The handlers stay installed until the process exits, so no signal ever gets the default action.
+ */
 export function stopOnSignals(stop: (signal: string) => Promise<void>, logger: Logger): void {
   let stopping = false;
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      stop(signal).then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    });
-  }
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'already shutting down; signal ignored');
+      return;
+    }
+    stopping = true;
+    stop(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, onSignal);
 }
 
 export function runMain(processName: string, main: () => Promise<void>): void {

@@ -81,6 +81,15 @@ export function createDatabase(
   pool.on('error', (error) => options.logger.warn({ err: { message: error.message, code: (error as { code?: string }).code } }, 'idle database connection failed'));
   const db = new Kysely<Database extends Kysely<infer S> ? S : never>({ dialect: new PostgresDialect({ pool }) });
   Object.defineProperty(db, POOL, { value: pool });
+  // Kysely ends the pool only if a query went through Kysely; a pool used only by executePrepared (the webhook
+  // worker's) stayed open, and stopping the embedded PostgreSQL then terminated its connections (57P01 warnings).
+  const destroyKysely = db.destroy.bind(db);
+  Object.defineProperty(db, 'destroy', {
+    value: async () => {
+      await destroyKysely();
+      if (!pool.ending) await pool.end();
+    },
+  });
   return db;
 }
 
