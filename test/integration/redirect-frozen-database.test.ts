@@ -1,0 +1,94 @@
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_DATABASE_TIMEOUTS } from '../../src/db/database.js';
+import { CodeLookup } from '../../src/redirect/code-lookup.js';
+import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
+import { scan } from '../support/scan.js';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+
+// These tests freeze PostgreSQL (SIGSTOP), so the file runs a cluster of its own.
+let cluster: OwnCluster;
+let app: TestApp;
+let owner: TestAccount;
+
+beforeAll(async () => {
+  cluster = await startOwnCluster();
+  app = await startTestApp({ db: cluster.pool({ ...DEFAULT_DATABASE_TIMEOUTS, connectMs: 1_000, queryMs: 3_000 }), connectionString: cluster.connectionString });
+  owner = await createTestAccount(cluster.db, app);
+});
+afterEach(async () => {
+  await cluster.thaw();
+});
+afterAll(async () => {
+  await cluster?.thaw();
+  await app?.close();
+  await cluster?.destroy();
+});
+
+async function newCode(name: string): Promise<{ id: string; slug: string }> {
+  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name, url: 'https://example.com/before' } });
+  return data!.data;
+}
+
+/**
+ * Cuts the app's change-notification connection and waits for its replacement: the cache has then stopped
+ * trusting what it holds (notifications may have been missed), as it has some seconds into a real freeze.
+ */
+async function cacheNoLongerTrusted(): Promise<void> {
+  const admin = new pg.Client({ connectionString: cluster.adminConnectionString });
+  await admin.connect();
+  try {
+    const listeners = () => admin.query<{ pid: number }>("select pid from pg_stat_activity where query ilike 'listen %'").then((r) => r.rows.map((row) => row.pid));
+    const before = await listeners();
+    expect(before.length).toBeGreaterThan(0);
+    await admin.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [before]);
+    await expect.poll(async () => (await listeners()).filter((pid) => !before.includes(pid)).length, { timeout: 10_000 }).toBeGreaterThan(0);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function timedScan(slug: string): Promise<number> {
+  const started = performance.now();
+  expect(await scan(app, slug)).toBe(302);
+  return performance.now() - started;
+}
+
+describe('a frozen database (SIGSTOP) and cached codes', () => {
+  it('waits for the lookup timeout once, then redirects cached codes at once until the database answers again', async () => {
+    const code = await newCode('Poster');
+    expect(await scan(app, code.slug)).toBe(302);
+    await cacheNoLongerTrusted();
+
+    await cluster.freeze();
+    const first = await timedScan(code.slug);
+    const later: number[] = [];
+    for (let i = 0; i < 5; i++) later.push(await timedScan(code.slug));
+    await cluster.thaw();
+    later.sort((a, b) => a - b);
+    console.log(`frozen database: first redirect ${Math.round(first)} ms, later ones median ${Math.round(later[2]!)} ms, max ${Math.round(later[4]!)} ms`);
+    // The lookup timeout is 1.5 s (src/redirect/index.ts): every later redirect waited it before.
+    expect(first).toBeGreaterThan(1_000);
+    for (const ms of later) expect(ms).toBeLessThan(750);
+  });
+
+  it('counts one timeout for many lookups of a cached code, and asks the database again once it answers', async () => {
+    const code = await newCode('Menu');
+    // No notification listener: the cache never counts as fresh, as while the change channel is down.
+    const lookup = new CodeLookup(cluster.pool({ ...DEFAULT_DATABASE_TIMEOUTS, connectMs: 1_000, queryMs: 3_000 }), {
+      ttlMs: 10_000, maxEntries: 10, maxGoneEntries: 10, lookupTimeoutMs: 300, unknownLookupTimeoutMs: 5_000,
+    });
+    expect(await lookup.resolve(code.slug)).toMatchObject({ destinationUrl: 'https://example.com/before' });
+
+    await cluster.freeze();
+    for (let i = 0; i < 8; i++) expect(await lookup.resolve(code.slug)).toMatchObject({ destinationUrl: 'https://example.com/before' });
+    expect(lookup.timeouts).toBe(1);
+    expect(lookup.databaseUnresponsive).toBe(true);
+    await cluster.thaw();
+
+    // The lookup that timed out, or the next one a resolve starts, finds the database answering again.
+    await expect.poll(async () => (await lookup.resolve(code.slug), lookup.databaseUnresponsive), { timeout: 10_000 }).toBe(false);
+    await cluster.db.updateTable('qr_codes').set({ destination_url: 'https://example.com/after' }).where('id', '=', code.id).execute();
+    expect(await lookup.resolve(code.slug)).toMatchObject({ destinationUrl: 'https://example.com/after' });
+  });
+});
