@@ -42,6 +42,12 @@ export interface Config {
    */
   httpTimeouts: { headersMs: number; requestMs: number };
   /**
+   * Caps on open TCP connections, in total and per client address (an IPv6 client by its /64); a connection over
+   * either is closed on arrival. `maxPerAddress` 0 is no per-address cap (the default behind TRUST_PROXY, where
+   * every connection comes from the proxy).
+   */
+  httpConnections: { maxTotal: number; maxPerAddress: number };
+  /**
    * The bearer token `GET /metrics` (Prometheus) requires; when unset, /metrics is not served at all. At least 16
    * characters: the endpoint tells anyone holding it how busy every account's codes are.
    */
@@ -84,6 +90,8 @@ export interface RetentionConfig {
   webhookDeliveryDays: number;
   scanDays: number | undefined;
   intervalMs: number;
+  /** Uploads nothing refers to are deleted once this old (UNREFERENCED_UPLOAD_HOURS; unset in a test: 24). */
+  unreferencedUploadHours?: number;
 }
 
 export class ConfigError extends Error {}
@@ -112,6 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
       webhookDeliveryDays: integer(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30, { min: 1, max: 36_500 }),
       scanDays: optionalInteger(env, 'SCAN_RETENTION_DAYS', { min: 1, max: 36_500 }),
       intervalMs: integer(env, 'PRUNE_INTERVAL_MINUTES', 60, { min: 1, max: 10_080 }) * 60_000,
+      unreferencedUploadHours: integer(env, 'UNREFERENCED_UPLOAD_HOURS', 24, { min: 1, max: 8_760 }),
     },
     imageReads: {
       perMinute: integer(env, 'IMAGE_READS_PER_MINUTE', 300, { min: 1, max: 1_000_000 }),
@@ -121,6 +130,7 @@ export function loadConfig(env: Env = process.env): Config {
       cacheBytes: integer(env, 'IMAGE_CACHE_MB', 32, { min: 0, max: 4_096 }) * 1024 * 1024,
     },
     httpTimeouts: httpTimeouts(env),
+    httpConnections: httpConnections(env, trustProxy(nonEmpty(env.TRUST_PROXY)) !== false),
     metricsToken: metricsToken(env),
     workerMetricsPort: optionalInteger(env, 'WORKER_METRICS_PORT', { min: 0, max: 65535 }),
     trustProxy: trustProxy(nonEmpty(env.TRUST_PROXY)),
@@ -182,6 +192,17 @@ function httpTimeouts(env: Env): Config['httpTimeouts'] {
     throw new ConfigError(`HTTP_HEADERS_TIMEOUT_MS (${headersMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestMs})`);
   }
   return { headersMs, requestMs };
+}
+
+function httpConnections(env: Env, behindProxy: boolean): Config['httpConnections'] {
+  return {
+    // Each connection costs a file descriptor and some memory; 10,000 stays inside a raised `ulimit -n` (the
+    // embedded PostgreSQL and the pools need theirs too) and far above what one instance answers at once.
+    maxTotal: integer(env, 'HTTP_MAX_CONNECTIONS', 10_000, { min: 1, max: 1_000_000 }),
+    // 256: a browser opens 6, a load test or a busy office behind one NAT address a few dozen to a hundred or so;
+    // one client holding thousands idle is the abuse this stops. Behind a proxy every peer is the proxy: no cap.
+    maxPerAddress: integer(env, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS', behindProxy ? 0 : 256, { min: 0, max: 1_000_000 }),
+  };
 }
 
 function databaseTimeouts(env: Env): Config['databaseTimeouts'] {

@@ -44,7 +44,11 @@ async function main(): Promise<void> {
   // Bulk imports: confirmed files are worked through in batches by whichever instance claims them first.
   const imports = createImportJob({ db: database.db, logger, siteUrl: config.siteUrl });
   imports.start();
-  const server = await listen(createRequestListener(app, redirect.handler), config.port, undefined, config.httpTimeouts);
+  const server = await listen(createRequestListener(app, redirect.handler), config.port, undefined, {
+    timeouts: config.httpTimeouts,
+    connections: config.httpConnections,
+    observer: metrics?.connections,
+  });
   logger.info({ port: server.port, siteUrl: config.siteUrl, api: `${config.siteUrl}/api/v1`, webhookWorker: config.webhookWorker }, 'qroute is listening');
 
   stopOnSignals(async (signal) => {

@@ -1,11 +1,13 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { type ApiMetrics, createApiMetrics } from './api-metrics.js';
+import { type ConnectionObserver, createConnectionMetrics } from './connection-metrics.js';
 import { createOutboxMetrics, type OutboxMetrics } from './outbox-metrics.js';
 import { createPoolMetrics, type PoolMetrics } from './pool-metrics.js';
 import { createRedirectMetrics, type RedirectObserver } from './redirect-metrics.js';
 import { createScanMetrics, type ScanMetrics } from './scan-metrics.js';
 import { createWebhookMetrics, type WebhookMetrics } from './webhook-metrics.js';
 
+export type { ConnectionObserver } from './connection-metrics.js';
 export { createMetricsHandler, metricsOnlyListener } from './metrics-endpoint.js';
 
 /**
@@ -21,6 +23,8 @@ export interface Metrics {
   outbox: OutboxMetrics;
   api: ApiMetrics;
   pools: PoolMetrics;
+  /** The HTTP server's open connections and the ones refused over its caps. */
+  connections: ConnectionObserver;
 }
 
 export function createMetrics(options: { processMetrics?: boolean } = {}): Metrics {
@@ -35,5 +39,6 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
     outbox: createOutboxMetrics(registry),
     api: createApiMetrics(registry),
     pools: createPoolMetrics(registry),
+    connections: createConnectionMetrics(registry),
   };
 }

@@ -68,6 +68,13 @@ describe('slow clients', () => {
     expect(client.received()).toMatch(/^HTTP\/1\.1 408/);
   });
 
+  it('are cut off with 408 when they connect and send nothing at all (the headers timeout counts from connect)', async () => {
+    const client = await connect();
+    await expect.poll(client.closedAfterMs, { timeout: 5_000 }).toBeDefined();
+    expect(client.closedAfterMs()).toBeLessThan(HEADERS_MS + 1_500);
+    expect(client.received()).toMatch(/^HTTP\/1\.1 408/);
+  });
+
   it('are cut off with 408 when their body drips in slower than the request timeout', async () => {
     const client = await connect();
     // Authenticated, so the server does wait for the body instead of answering 401 at once.

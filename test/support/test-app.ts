@@ -69,7 +69,11 @@ export async function startTestApp(
     : undefined;
   await webhooks?.start();
   // A port given in overrides is used (a dashboard test needs siteUrl to be the origin it browses); else any.
-  const server = await listen(createRequestListener(app, redirect.handler), overrides.port ?? 0, '127.0.0.1');
+  const server = await listen(createRequestListener(app, redirect.handler), overrides.port ?? 0, '127.0.0.1', {
+    timeouts: config.httpTimeouts,
+    connections: config.httpConnections,
+    observer: metrics?.connections,
+  });
   const origin = `http://127.0.0.1:${server.port}`;
   return {
     origin,
