@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { IDEMPOTENCY_KEY_LIFETIME } from '../codes/idempotency.js';
 import type { RetentionConfig } from '../config.js';
 import type { Database } from '../db/schema/index.js';
+import { pruneUnreferencedFiles, UNREFERENCED_UPLOAD_HOURS } from '../files/prune-unreferenced.js';
 import { IMPORT_PRUNE_BATCH, pruneUnconfirmedImports } from '../imports/prune-imports.js';
 import { pruneInvitations } from '../people/invitations.js';
 import { pruneLoginFailures } from '../people/login-limit.js';
@@ -27,10 +28,11 @@ export interface PruneCounts {
   passwordResets: number;
   loginFailures: number;
   unconfirmedImports: number;
+  unreferencedFiles: number;
 }
 
 /** What pruning needs to know besides retention: sessions idle this long are over (config.dashboard.sessionIdleMs). */
-export type PruneSettings = Pick<RetentionConfig, 'webhookDeliveryDays' | 'scanDays'> & { sessionIdleMs?: number };
+export type PruneSettings = Pick<RetentionConfig, 'webhookDeliveryDays' | 'scanDays' | 'unreferencedUploadHours'> & { sessionIdleMs?: number };
 
 /**
  * Deletes what retention says has expired, in batches of `batchSize` rows per statement (each its own
@@ -38,7 +40,8 @@ export type PruneSettings = Pick<RetentionConfig, 'webhookDeliveryDays' | 'scanD
  * Pending webhook deliveries are never deleted; scans only when `scanDays` is set, and their codes' lifetime
  * counters stay as they are. Sessions go once past their absolute expiry, or idle past `sessionIdleMs` when given;
  * invitations and reset links 30 days after they ended; failed sign-ins once the login limit's window has passed;
- * import dry runs nobody confirmed within a day, with their rows.
+ * import dry runs nobody confirmed within a day, with their rows; uploads nothing refers to, once
+ * `unreferencedUploadHours` old (src/files/prune-unreferenced.ts).
  */
 export async function pruneExpired(
   db: Database,
@@ -51,7 +54,7 @@ export async function pruneExpired(
     try {
       const counts: PruneCounts = {
         webhookDeliveries: 0, webhookAttempts: 0, idempotencyKeys: 0, writeRateEvents: 0, scanBatches: 0, scans: 0,
-        sessions: 0, invitations: 0, passwordResets: 0, loginFailures: 0, unconfirmedImports: 0,
+        sessions: 0, invitations: 0, passwordResets: 0, loginFailures: 0, unconfirmedImports: 0, unreferencedFiles: 0,
       };
       await inBatches(batchSize, async () => {
         // Locked before deletion, skipping rows a redelivery holds: a delivery made pending again is re-checked
@@ -80,25 +83,7 @@ export async function pruneExpired(
       counts.scanBatches = await inBatches(batchSize, () => deleted(session, sql`
         delete from scan_batches where id in (
           select id from scan_batches where committed_at < now() - ${SCAN_BATCH_LIFETIME}::interval limit ${batchSize})`));
-      if (retention.scanDays !== undefined) {
-        // Oldest ids first, through the primary key: an index on first_at would cost every batch's insert. A
-        // batch holding a newer group (ids and times disagree slightly) ends this run; the next one goes on. A
-        // group's times lie in one second, so a group is removed whole, with all of its scans past the cutoff.
-        await inBatches(batchSize, async () => {
-          const { rows: [batch] } = await sql<{ groups: number; scans: number }>`
-          with doomed as (
-            delete from scan_groups where id in (
-              select id from (select id, first_at from scan_groups order by id limit ${batchSize}) oldest
-              where first_at < date_trunc('second', now() - make_interval(days => ${retention.scanDays}))
-                -- Only scans the analytics rollup already counts: its history must outlive the raw rows.
-                and id <= (select folded_through_id from scan_rollup_state))
-            returning coalesce(cardinality(times), 1) as scans
-          )
-          select count(*)::int as groups, coalesce(sum(scans), 0)::bigint as scans from doomed`.execute(session);
-          counts.scans += batch!.scans;
-          return batch!.groups;
-        });
-      }
+      if (retention.scanDays !== undefined) counts.scans = await pruneScans(session, retention.scanDays, batchSize);
       // The same expiry findSession applies when it reads a session (src/people/sessions.ts).
       const idleSeconds = retention.sessionIdleMs === undefined ? null : retention.sessionIdleMs / 1000;
       counts.sessions = await inBatches(batchSize, () => deleted(session, sql`
@@ -110,11 +95,49 @@ export async function pruneExpired(
       counts.passwordResets = await inBatches(batchSize, () => prunePasswordResets(session, batchSize));
       counts.loginFailures = await inBatches(batchSize, () => pruneLoginFailures(session, batchSize));
       counts.unconfirmedImports = await inBatches(IMPORT_PRUNE_BATCH, () => pruneUnconfirmedImports(session));
+      counts.unreferencedFiles = await pruneUnreferencedFiles(session, retention.unreferencedUploadHours ?? UNREFERENCED_UPLOAD_HOURS, batchSize);
       return counts;
     } finally {
       await sql`select pg_advisory_unlock(hashtextextended('qroute:prune', 0))`.execute(session);
     }
   });
+}
+
+/**
+ * Scans past `scanDays`, selected by time: ids say nothing about age (history imported later, a clock set wrong),
+ * so a walk from the lowest ids never reached old scans stored after newer ones. Code by code (`batchSize` codes
+ * per statement, in id order), each code's groups older than the cutoff through scan_groups_code_newest
+ * (qr_code_id, first_at), so a run costs an index probe per code plus the rows it deletes, and scan writes carry
+ * no extra index. A group's times lie in one second, so a group is removed whole, with all of its scans past the
+ * cutoff. Only scans the analytics rollup already counts go: its history must outlive the raw rows.
+ */
+async function pruneScans(session: Database, scanDays: number, batchSize: number): Promise<number> {
+  let scans = 0;
+  let afterCode = '';
+  for (;;) {
+    const { rows: [batch] } = await sql<{ groups: number; scans: number; lastCode: string | null }>`
+      with codes as (
+        select id from qr_codes where id > ${afterCode} order by id limit ${batchSize}
+      ), doomed as (
+        delete from scan_groups where id in (
+          select old.id from codes cross join lateral (
+            select id from scan_groups
+            where qr_code_id = codes.id
+              and first_at < date_trunc('second', now() - make_interval(days => ${scanDays}))
+              and id <= (select folded_through_id from scan_rollup_state)
+            limit ${batchSize}
+          ) old
+          limit ${batchSize})
+        returning coalesce(cardinality(times), 1) as scans
+      )
+      select count(*)::int as groups, coalesce(sum(scans), 0)::bigint as scans, (select max(id) from codes) as "lastCode"
+      from doomed`.execute(session);
+    scans += Number(batch!.scans);
+    // A full batch may have left more of these codes' old groups: the same codes again. Else the next codes.
+    if (batch!.groups >= batchSize) continue;
+    if (batch!.lastCode === null) return scans;
+    afterCode = batch!.lastCode;
+  }
 }
 
 /** Runs `batch` until one deletes fewer than a full batch; returns the total. */

@@ -89,6 +89,23 @@ describe('pruning expired rows', () => {
     expect(Number(code.scan_count)).toBe(5);
   });
 
+  it('deletes old scans that came after newer ones (history imported, a clock set wrong): by time, not by id', async () => {
+    // Three codes, so that with batches of 2 the codes come in more than one statement too.
+    for (const id of ['qr_2', 'qr_3']) {
+      await sql`insert into qr_codes (id, account_id, name, slug, destination_url, created_at, updated_at)
+        values (${id}, 'acc_1', 'Flyer', ${`B${id}BBBB`}, 'https://example.com', now(), now())`.execute(database.db);
+    }
+    await scans(1, 2, 3, 4, 5);
+    for (const [code, days] of [['qr_3', 300], ['qr_1', 400], ['qr_3', 200], ['qr_2', 100], ['qr_1', 95]] as const) {
+      await sql`insert into scans (qr_code_id, created_at, device, os, browser) values (${code}, ${ago(days * DAY)}, 'mobile', 'iOS', 'Safari')`.execute(database.db);
+    }
+    await foldScans(database.db);
+    const counts = await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: 90 }, 2);
+    expect(counts).toMatchObject({ scans: 5 });
+    const { rows } = await sql<{ days: number }>`select round(extract(epoch from now() - created_at) / 86400)::int as days from scans order by group_id`.execute(database.db);
+    expect(rows.map((row) => row.days)).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('lets one process prune at a time: another one skips while the lock is held', async () => {
     await delivery('whd_old', 'succeeded', 31 * DAY, 1);
     const holder = await database.db.connection().execute(async (session) => {
