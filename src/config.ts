@@ -32,6 +32,11 @@ export interface Config {
   scanMemoryLimit: number;
   /** Scan batches written at once, each on its own connection (SCAN_WRITE_CONCURRENCY). */
   scanWriteConcurrency: number;
+  /**
+   * Where scans answered without a commit are journaled (fsync'd before their 302), and the most bytes one
+   * process's file may hold; `maxBytes` 0 turns the journal off. The directory is per host: never a network share.
+   */
+  scanJournal: { dir: string; maxBytes: number };
   /** What the pruning job (src/maintenance/) deletes, and how often it runs. */
   retention: RetentionConfig;
   /** QR image reads: the per-account limit (per instance), the render pool and its cache. */
@@ -116,6 +121,11 @@ export function loadConfig(env: Env = process.env): Config {
     scanCommitTimeoutMs: integer(env, 'SCAN_COMMIT_TIMEOUT_MS', 2_000, { min: 100, max: 60_000 }),
     scanMemoryLimit: integer(env, 'SCAN_MEMORY_LIMIT', 100_000, { min: 1_000, max: 10_000_000 }),
     scanWriteConcurrency: integer(env, 'SCAN_WRITE_CONCURRENCY', 2, { min: 1, max: 16 }),
+    scanJournal: {
+      // DATA_DIR's journal/ with an external database too: a local directory, like the embedded cluster's.
+      dir: path.resolve(nonEmpty(env.SCAN_JOURNAL_DIR) ?? path.join(nonEmpty(env.DATA_DIR) ?? './data', 'journal')),
+      maxBytes: integer(env, 'SCAN_JOURNAL_MAX_MB', 256, { min: 0, max: 1_048_576 }) * 1024 * 1024,
+    },
     retention: {
       webhookDeliveryDays: integer(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30, { min: 1, max: 36_500 }),
       scanDays: optionalInteger(env, 'SCAN_RETENTION_DAYS', { min: 1, max: 36_500 }),

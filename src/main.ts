@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     logger,
     metrics,
     recorder: { commitTimeoutMs: config.scanCommitTimeoutMs, maxBuffered: config.scanMemoryLimit, maxConcurrentBatches: config.scanWriteConcurrency },
+    journal: config.scanJournal,
   });
   await redirect.start();
   const webhooks = config.webhookWorker

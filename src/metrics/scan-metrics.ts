@@ -6,6 +6,10 @@ export interface ScanRecorderView {
   readonly isLive: boolean;
   readonly stats: { readonly written: number; readonly dropped: number };
   readonly batchStatements: { readonly withoutWebhooks: number; readonly withWebhooks: number; readonly rewrittenWithWebhooks: number };
+  /** Undefined when the journal is off. */
+  readonly journalStats:
+    | { readonly journaledScans: number; readonly unjournaledScans: number; readonly replayedScans: number; readonly tornRecords: number; readonly bytes: number }
+    | undefined;
 }
 
 export interface ScanRecorderObserver {
@@ -68,6 +72,33 @@ export function createScanMetrics(registry: Registry): ScanMetrics {
       this.inc({ statement: 'without_webhooks' }, counts?.withoutWebhooks ?? 0);
       this.inc({ statement: 'with_webhooks' }, counts?.withWebhooks ?? 0);
       this.inc({ statement: 'rewritten_with_webhooks' }, counts?.rewrittenWithWebhooks ?? 0);
+    },
+  });
+  const journalCounter = (name: string, help: string, read: (stats: NonNullable<ScanRecorderView['journalStats']>) => number) =>
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        const stats = recorder?.journalStats;
+        if (stats) this.inc(read(stats));
+      },
+    });
+  journalCounter('qroute_scans_journaled_total', 'Scans answered without a commit and journaled (fsync\'d) first.', (stats) => stats.journaledScans);
+  journalCounter(
+    'qroute_scans_unjournaled_total',
+    'Scans answered without a commit that the journal could not take (SCAN_JOURNAL_MAX_MB reached, disk full, write error): in memory only.',
+    (stats) => stats.unjournaledScans,
+  );
+  journalCounter('qroute_scan_journal_replayed_total', 'Scans written from journal files (left by a stopped process, or evicted from memory).', (stats) => stats.replayedScans);
+  journalCounter('qroute_scan_journal_torn_records_total', 'Journal records skipped for a bad length or checksum (a write cut short by a crash).', (stats) => stats.tornRecords);
+  new Gauge({
+    name: 'qroute_scan_journal_bytes',
+    help: 'Bytes in this process\'s scan journal file (emptied once every batch in it is committed).',
+    registers: [registry],
+    collect() {
+      this.set(recorder?.journalStats?.bytes ?? 0);
     },
   });
   const batchSize = new Histogram({

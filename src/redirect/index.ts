@@ -6,6 +6,7 @@ import type { Metrics } from '../metrics/index.js';
 import { VcardPhotos } from '../pages/vcard-photo.js';
 import { CodeLookup } from './code-lookup.js';
 import { createRedirectHandler } from './redirect-handler.js';
+import { ScanJournal } from './scan-journal.js';
 import { DEFAULT_SCAN_RECORDER_OPTIONS, ScanRecorder, type ScanRecorderOptions } from './scan-recorder.js';
 import { UserAgentClassifier } from './user-agent.js';
 
@@ -20,6 +21,8 @@ export function createRedirect(deps: {
   recorder?: Partial<ScanRecorderOptions>;
   /** The app's metrics (GET /metrics), when served. */
   metrics?: Metrics;
+  /** Where scans answered without a commit are journaled (Config.scanJournal); none: memory only. */
+  journal?: { dir: string; maxBytes: number };
 }) {
   const logger = deps.logger.child({ part: 'redirect' });
   const lookup = new CodeLookup(deps.db, {
@@ -49,7 +52,17 @@ export function createRedirect(deps: {
   return {
     handler,
     recorder,
-    start: () => listener.start(),
+    /** Opens the journal (replaying what stopped processes left in it) and starts listening for code changes. */
+    start: async () => {
+      if (deps.journal && deps.journal.maxBytes > 0) {
+        // A journal that cannot be opened (unwritable directory, full disk) must not keep short links down.
+        const journal = await ScanJournal.open(deps.journal, logger).catch((error: unknown) => {
+          logger.error({ err: error, dir: deps.journal!.dir }, 'scan journal cannot be opened: scans answered during a database outage are kept in memory only');
+        });
+        if (journal) recorder.useJournal(journal);
+      }
+      await listener.start();
+    },
     /** After the HTTP server has drained: write what is still in memory, then stop listening. */
     stop: async (timeoutMs: number) => {
       await recorder.stop(timeoutMs);

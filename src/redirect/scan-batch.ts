@@ -48,7 +48,8 @@ interface BatchParameter {
   counts: CodeIncrement[];
 }
 
-export function prepareScanBatch(scans: readonly ScanEvent[]): PreparedScanBatch {
+/** `id` is given only when a batch is formed again from the journal (scan-journal.ts): it keeps its first id. */
+export function prepareScanBatch(scans: readonly ScanEvent[], id: string = newId('scb')): PreparedScanBatch {
   const groups = new Map<string, ScanGroup>();
   const counts = new Map<string, CodeIncrement>();
   const isoTime = isoTimeWriter();
@@ -77,7 +78,7 @@ export function prepareScanBatch(scans: readonly ScanEvent[]): PreparedScanBatch
     last = scan;
   }
   const parameter: BatchParameter = { scans: [...groups.values()], counts: [...counts.values()] };
-  return { id: newId('scb'), size: scans.length, scans, rows: JSON.stringify(parameter) };
+  return { id, size: scans.length, scans, rows: JSON.stringify(parameter) };
 }
 
 function sameGroup(a: ScanEvent, b: ScanEvent): boolean {

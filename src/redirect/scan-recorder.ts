@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/schema/index.js';
 import type { ScanRecorderObserver } from '../metrics/scan-metrics.js';
 import { prepareScanBatch, type PreparedScanBatch, ScanBatchWriter, type ScanEvent } from './scan-batch.js';
+import type { ScanJournal } from './scan-journal.js';
 
 export type { ScanEvent } from './scan-batch.js';
 
@@ -58,9 +59,13 @@ interface BufferedBatch {
   writing: Promise<void> | undefined;
   /** Failed writes of this batch, to tell a database that is down from a batch it refuses. */
   failures: number;
+  /** Appended to the journal before its scans were answered: a crash of this process does not lose it. */
+  journaled: boolean;
 }
 
 const POISON_AFTER_FAILURES = 3;
+/** How often the journal directory is looked at for files of stopped processes (on other hosts: once stale). */
+const JOURNAL_LOOK_INTERVAL_MS = 15_000;
 
 /**
  * Group commit for scans, and what happens when the database cannot take them.
@@ -76,6 +81,14 @@ const POISON_AFTER_FAILURES = 3;
  * while the drain writes the backlog beside them. Rewriting a batch whose first write may have committed
  * (a timeout, a connection lost during COMMIT) is harmless: its id is recorded with it and a second write of
  * the same id changes nothing, so no scan is counted twice and no webhook gets a second id.
+ *
+ * With a journal (`useJournal`), no scan is answered from memory alone: scans that will not wait for a commit are
+ * sealed into batches, appended to the journal and fsync'd (one write for all that arrived meanwhile), and only then
+ * answered; a live batch that fails or times out is journaled before its waiting scans are answered. The journal of
+ * a process that died is replayed by the next one to look (at start, whenever the database answers again, and
+ * every JOURNAL_LOOK_INTERVAL_MS), idempotently through the batch ids, and the own file is emptied once every batch
+ * in it is committed. When the journal cannot take a batch (full, disk full) its scans are kept in memory as
+ * without one, and counted (`stats.unjournaled`).
  */
 export class ScanRecorder {
   private waiting: Waiting[] = [];
@@ -94,7 +107,17 @@ export class ScanRecorder {
   private closed = false;
   /** Ends the drain's and the probe's waits at once when the recorder closes. */
   private readonly closing = new AbortController();
-  readonly stats = { written: 0, batches: 0, failedBatches: 0, timedOutBatches: 0, dropped: 0 };
+  /**
+   * `evicted`: journaled scans dropped from memory when it was full; the journal still has them (replayed once the
+   * memory is empty). `replayed`: scans written from journal files.
+   */
+  readonly stats = { written: 0, batches: 0, failedBatches: 0, timedOutBatches: 0, dropped: 0, evicted: 0 };
+  private journal: ScanJournal | undefined;
+  /** Scans waiting for their journal append (then answered). */
+  private journalQueue: Waiting[] = [];
+  private journaling: Promise<void> | undefined;
+  private replaying: Promise<void> | undefined;
+  private journalLooks: NodeJS.Timeout | undefined;
   /** Picks each batch's statement (with or without the webhook outbox). */
   private readonly writer: ScanBatchWriter;
 
@@ -110,6 +133,7 @@ export class ScanRecorder {
 
   record(scan: ScanEvent): Promise<void> {
     if (!this.live || this.stopped || this.waiting.length >= this.options.maxWaiting) {
+      if (this.journal && !this.closed) return new Promise((done) => this.keepDurably({ scan, done }));
       this.keepInMemory(scan);
       return Promise.resolve();
     }
@@ -119,9 +143,26 @@ export class ScanRecorder {
     });
   }
 
-  /** Scans accepted but not yet known to be written (waiting for a commit, or kept in memory). */
+  /** Scans accepted but not yet known to be written (waiting for a commit or the journal, or kept in memory). */
   get backlog(): number {
-    return this.waiting.length + this.unsealed.length + this.bufferedScans;
+    return this.waiting.length + this.journalQueue.length + this.unsealed.length + this.bufferedScans;
+  }
+
+  /** The journal's counters and size (GET /metrics); undefined without a journal. */
+  get journalStats(): (ScanJournal['stats'] & { bytes: number }) | undefined {
+    return this.journal && { ...this.journal.stats, bytes: this.journal.bytes };
+  }
+
+  /**
+   * From now on, scans not committed in time are journaled before they are answered; files left by stopped
+   * processes are replayed now and whenever the database answers again.
+   */
+  useJournal(journal: ScanJournal): void {
+    this.journal = journal;
+    this.journalLooks = setInterval(() => {
+      if (this.live) this.replayJournal();
+    }, JOURNAL_LOOK_INTERVAL_MS).unref();
+    this.replayJournal();
   }
 
   /** Batches written by each statement (GET /metrics): without the webhook outbox, with it, or rewritten with it. */
@@ -138,14 +179,21 @@ export class ScanRecorder {
   async stop(timeoutMs: number): Promise<number> {
     this.stopped = true;
     const deadline = Date.now() + timeoutMs;
-    while ((this.liveWritesInFlight > 0 || this.waiting.length > 0 || this.backlog > 0) && Date.now() < deadline) {
+    while ((this.liveWritesInFlight > 0 || this.backlog > 0 || this.replaying) && Date.now() < deadline) {
       this.drain();
-      await Promise.race([this.draining, delay(Math.min(50, Math.max(0, deadline - Date.now())))]);
+      await Promise.race([this.draining, this.replaying, delay(Math.min(50, Math.max(0, deadline - Date.now())))]);
     }
     this.closed = true;
     this.closing.abort();
     this.drainWake?.();
-    const left = this.backlog;
+    clearInterval(this.journalLooks);
+    // Scans waiting for their append are answered once it is done: let it finish, then close the file.
+    await this.journaling;
+    await this.replaying;
+    await this.journal?.close();
+    const journaled = this.buffered.filter((entry) => entry.journaled).reduce((sum, entry) => sum + entry.batch.size, 0);
+    const left = this.backlog - journaled;
+    if (journaled > 0) this.logger.warn({ journaled }, 'scans not written before shutdown are in the journal; the next start writes them');
     if (left > 0) this.logger.error({ lost: left }, 'scans could not be written before shutdown');
     return left;
   }
@@ -172,8 +220,10 @@ export class ScanRecorder {
         if (outcome.status === 'timeout') this.stats.timedOutBatches++;
         else this.stats.failedBatches++;
         this.goDegraded(outcome.status === 'timeout' ? new Error(`scan batch not committed within ${this.options.commitTimeoutMs} ms`) : outcome.reason);
+        // Its scans are answered below: journal it first. (goDegraded has sent the scans waiting behind it there.)
+        const journaled = (await this.journal?.append([batch])) ?? false;
         // A timed-out write may still commit; until it settles the drain leaves the batch alone.
-        this.addBuffered({ batch, writing: outcome.status === 'timeout' ? write : undefined, failures: 0 });
+        this.addBuffered({ batch, writing: outcome.status === 'timeout' ? write : undefined, failures: 0, journaled });
         if (outcome.status === 'timeout') this.followLateWrite(write);
       }
     } finally {
@@ -217,6 +267,7 @@ export class ScanRecorder {
     if (this.live) return;
     this.live = true;
     this.logger.info({ stillInMemory: this.backlog }, 'scans are committed again; writing the rest from memory');
+    this.replayJournal();
   }
 
   /**
@@ -232,14 +283,79 @@ export class ScanRecorder {
     }
   }
 
-  /** Scans waiting for a commit that will not come soon: answer them and keep them in memory. */
+  /** Scans waiting for a commit that will not come soon: answer them (once journaled) and keep them in memory. */
   private releaseWaiting(): void {
     const released = this.waiting;
     this.waiting = [];
     for (const w of released) {
+      if (this.journal && !this.closed) {
+        this.keepDurably(w);
+        continue;
+      }
       this.keepInMemory(w.scan);
       w.done();
     }
+  }
+
+  /** Journals the scan (with every other that arrives meanwhile), keeps it in memory, then answers it. */
+  private keepDurably(waiting: Waiting): void {
+    this.journalQueue.push(waiting);
+    this.journaling ??= this.journalLoop()
+      .catch((error: unknown) => this.logger.error({ err: error }, 'scan journal loop stopped unexpectedly'))
+      .finally(() => {
+        this.journaling = undefined;
+        if (this.journalQueue.length > 0) this.keepDurably(this.journalQueue.pop()!);
+      });
+  }
+
+  /** Group commit to the journal: everything queued during one append goes into the next, as batches of `maxBatch`. */
+  private async journalLoop(): Promise<void> {
+    while (this.journalQueue.length > 0) {
+      const taken = this.journalQueue;
+      this.journalQueue = [];
+      const batches: PreparedScanBatch[] = [];
+      for (let start = 0; start < taken.length; start += this.options.maxBatch) {
+        batches.push(prepareScanBatch(taken.slice(start, start + this.options.maxBatch).map((w) => w.scan)));
+      }
+      const journaled = await this.journal!.append(batches);
+      for (const batch of batches) this.addBuffered({ batch, writing: undefined, failures: 0, journaled });
+      answerAll(taken);
+      this.drain();
+    }
+  }
+
+  /**
+   * Writes the batches of every journal file this process may claim (see ScanJournal.claimAbandoned), oldest
+   * first, and removes each file once all of it is committed. Stops at the first failure: the file stays claimed
+   * and is tried again at the next look.
+   */
+  private replayJournal(): void {
+    if (!this.journal || this.closed) return;
+    const journal = this.journal;
+    this.replaying ??= (async () => {
+      for (const file of await journal.claimAbandoned()) {
+        const { batches } = await journal.read(file);
+        let scans = 0;
+        for (const batch of batches) {
+          if (this.closed) return;
+          try {
+            await this.write(batch);
+          } catch (error) {
+            if (!(refusesTheData(error) && (await this.databaseAnswers()))) throw error;
+            this.stats.dropped += batch.size;
+            this.logger.error({ err: error, batch: batch.id, scans: batch.size }, 'a journaled scan batch the database refuses was dropped');
+          }
+          scans += batch.size;
+        }
+        journal.replayed(scans);
+        await journal.remove(file);
+        this.logger.info({ file, batches: batches.length, scans }, 'scan journal replayed');
+      }
+    })()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'scan journal could not be replayed yet; trying again later'))
+      .finally(() => {
+        this.replaying = undefined;
+      });
   }
 
   private keepInMemory(scan: ScanEvent): void {
@@ -253,7 +369,7 @@ export class ScanRecorder {
     if (this.unsealed.length === 0) return;
     const scans = this.unsealed;
     this.unsealed = [];
-    this.addBuffered({ batch: prepareScanBatch(scans), writing: undefined, failures: 0 });
+    this.addBuffered({ batch: prepareScanBatch(scans), writing: undefined, failures: 0, journaled: false });
   }
 
   private addBuffered(entry: BufferedBatch): void {
@@ -263,22 +379,39 @@ export class ScanRecorder {
     this.drainWake?.();
   }
 
-  private removeBuffered(entry: BufferedBatch): void {
+  /** `committed`: the batch is in the database (not dropped, evicted or split). */
+  private removeBuffered(entry: BufferedBatch, committed = true): void {
     const index = this.buffered.indexOf(entry);
     if (index === -1) return;
     this.buffered.splice(index, 1);
     this.bufferedScans -= entry.batch.size;
+    if (entry.journaled && committed) this.journal?.committed(entry.batch.id);
+    if (this.journal && this.buffered.length === 0 && this.unsealed.length === 0 && this.journalQueue.length === 0) {
+      // Nothing in memory: empty the own journal file, or replay what only it holds.
+      void this.journal.settle().then(
+        (replay) => replay && this.replayJournal(),
+        (error: unknown) => this.logger.warn({ err: error }, 'scan journal could not be settled'),
+      );
+    }
   }
 
-  /** Past `maxBuffered`, the oldest batches that are not being written are dropped: counted and logged. */
+  /**
+   * Past `maxBuffered`, the oldest batches that are not being written leave memory: journaled ones stay in the
+   * journal (replayed once memory is empty, or by the next process); the others are dropped, counted and logged.
+   */
   private dropOverflow(): void {
     let overflow = this.bufferedScans + this.unsealed.length - this.options.maxBuffered;
     while (overflow > 0) {
       const oldest = this.buffered.find((entry) => !entry.writing);
       if (!oldest) break;
-      this.removeBuffered(oldest);
-      this.stats.dropped += oldest.batch.size;
+      this.removeBuffered(oldest, false);
       overflow -= oldest.batch.size;
+      if (oldest.journaled) {
+        this.journal?.evictedFromMemory(oldest.batch.id);
+        this.stats.evicted += oldest.batch.size;
+        continue;
+      }
+      this.stats.dropped += oldest.batch.size;
       this.logger.error({ dropped: oldest.batch.size, droppedTotal: this.stats.dropped }, 'scan memory full; oldest scans dropped');
     }
   }
@@ -361,14 +494,16 @@ export class ScanRecorder {
   private isolate(entry: BufferedBatch, error: unknown): void {
     const index = this.buffered.indexOf(entry);
     const { scans } = entry.batch;
+    // Its parts get ids of their own and are kept in memory only; the journal no longer waits for the whole.
+    if (entry.journaled) this.journal?.committed(entry.batch.id);
     if (scans.length === 1) {
-      this.removeBuffered(entry);
+      this.removeBuffered(entry, false);
       this.stats.dropped++;
       this.logger.error({ err: error, scan: scans[0] }, 'a scan the database keeps refusing was dropped');
       return;
     }
     const half = Math.ceil(scans.length / 2);
-    const parts = [scans.slice(0, half), scans.slice(half)].map((part) => ({ batch: prepareScanBatch(part), writing: undefined, failures: 0 }));
+    const parts = [scans.slice(0, half), scans.slice(half)].map((part) => ({ batch: prepareScanBatch(part), writing: undefined, failures: 0, journaled: false }));
     this.buffered.splice(index, 1, ...parts);
   }
 

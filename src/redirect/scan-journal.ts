@@ -1,0 +1,356 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { crc32 } from 'node:zlib';
+import type { Logger } from 'pino';
+import { prepareScanBatch, type PreparedScanBatch, type ScanEvent } from './scan-batch.js';
+
+export interface ScanJournalOptions {
+  /** Where the files live (DATA_DIR/journal, or SCAN_JOURNAL_DIR). One directory per host: see `isAbandoned`. */
+  dir: string;
+  /** Most bytes in this process's own file; past it batches are not journaled (kept in memory only). */
+  maxBytes: number;
+  /** How often the owner file's mtime is renewed, to tell a live owner on another host from a dead one. */
+  heartbeatMs?: number;
+  /** An owner file not renewed for this long belongs to a dead process, whatever its pid says. */
+  staleAfterMs?: number;
+}
+
+/**
+ * A record: magic, payload length, CRC-32 of the payload, payload (one batch as JSON). The length and checksum let
+ * a reader tell a torn record (the process died in the middle of a write) from a whole one, and skip it.
+ */
+const MAGIC = 0x314a5351; // "QSJ1" read little-endian
+const HEADER_BYTES = 12;
+
+/** A scan as journaled: [codeId, accountId, at (ms), device, os, browser, destinationUrl, referrerHost, bot]. */
+type JournaledScan = [string, string, number | null, string, string, string, string, string | null, 0 | 1];
+
+export interface ReadJournal {
+  batches: PreparedScanBatch[];
+  /** Records that failed their length or checksum (a torn last write, or damage), skipped. */
+  tornRecords: number;
+  skippedBytes: number;
+}
+
+/**
+ * The local journal of scans answered without a commit (see ScanRecorder). Each process appends to a file of its
+ * own (`<token>.journal`) and keeps `<token>.owner` (its pid and host, renewed every few seconds) beside it. A
+ * file is replayed only by a process that claimed it by renaming it to `<its token>.claimed-<n>.journal`: a
+ * rename succeeds once, so two processes never replay one file, and no process takes the file of a live one.
+ * Every append is written and fsync'd (with the directory, when the file is new) before it resolves.
+ */
+export class ScanJournal {
+  readonly token = randomBytes(6).toString('hex');
+  private handle: fs.FileHandle | undefined;
+  private fileBytes = 0;
+  /** Ids of the batches in the own file whose commit the recorder has not reported yet. */
+  private readonly uncommitted = new Set<string>();
+  /** Of those, batches the recorder no longer holds in memory (its memory was full): only this file has them. */
+  private readonly evicted = new Set<string>();
+  private chain: Promise<unknown> = Promise.resolve();
+  private heartbeat: NodeJS.Timeout | undefined;
+  private claims = 0;
+  /** Whether the last append failed for lack of room or a write error (logged on each change, not each scan). */
+  private refusing: string | undefined;
+  private closed = false;
+  readonly stats = { journaledScans: 0, unjournaledScans: 0, replayedScans: 0, tornRecords: 0 };
+
+  private constructor(
+    private readonly options: Required<ScanJournalOptions>,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Creates the directory and this process's owner file. Fails when the directory cannot be written. */
+  static async open(options: ScanJournalOptions, logger: Logger): Promise<ScanJournal> {
+    const journal = new ScanJournal({ heartbeatMs: 5_000, staleAfterMs: 30_000, ...options }, logger);
+    await fs.mkdir(options.dir, { recursive: true });
+    await fs.writeFile(journal.ownerPath, JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() }));
+    journal.heartbeat = setInterval(() => {
+      const now = new Date();
+      fs.utimes(journal.ownerPath, now, now).catch((error: unknown) => logger.warn({ err: error }, 'scan journal owner file could not be renewed'));
+    }, journal.options.heartbeatMs).unref();
+    return journal;
+  }
+
+  /** Bytes in this process's own file (committed batches included, until the file is emptied). */
+  get bytes(): number {
+    return this.fileBytes;
+  }
+
+  private get ownerPath(): string {
+    return path.join(this.options.dir, `${this.token}.owner`);
+  }
+
+  private get ownPath(): string {
+    return path.join(this.options.dir, `${this.token}.journal`);
+  }
+
+  /**
+   * Appends the batches and fsyncs them, in one write. True when they are on disk; false when they were not
+   * written (the file is at `maxBytes`, the disk is full, a write failed): the caller keeps them in memory only.
+   * Never rejects.
+   */
+  append(batches: readonly PreparedScanBatch[]): Promise<boolean> {
+    return this.serially(async () => {
+      const scans = batches.reduce((sum, batch) => sum + batch.size, 0);
+      const refuse = (reason: string, error?: unknown) => {
+        this.stats.unjournaledScans += scans;
+        if (this.refusing !== reason) this.logger.error({ err: error, dir: this.options.dir, maxBytes: this.options.maxBytes }, `scans cannot be journaled (${reason}): kept in memory only`);
+        this.refusing = reason;
+        return false;
+      };
+      if (this.closed) return refuse('journal closed');
+      const record = Buffer.concat(batches.map(encodeRecord));
+      if (this.fileBytes + record.length > this.options.maxBytes) return refuse('SCAN_JOURNAL_MAX_MB reached');
+      try {
+        if (!this.handle) {
+          this.handle = await fs.open(this.ownPath, 'a');
+          this.fileBytes = (await this.handle.stat()).size;
+          await syncDirectory(this.options.dir);
+        }
+        await this.handle.write(record);
+        await this.handle.datasync();
+      } catch (error) {
+        await this.undoPartialWrite();
+        return refuse((error as NodeJS.ErrnoException).code ?? 'write failed', error);
+      }
+      this.fileBytes += record.length;
+      for (const batch of batches) this.uncommitted.add(batch.id);
+      this.stats.journaledScans += scans;
+      if (this.refusing) this.logger.info({ dir: this.options.dir }, 'scans are journaled again');
+      this.refusing = undefined;
+      return true;
+    });
+  }
+
+  /** A journaled batch was committed. */
+  committed(batchId: string): void {
+    this.uncommitted.delete(batchId);
+    this.evicted.delete(batchId);
+  }
+
+  /** A journaled batch was dropped from the recorder's memory (it was full): the file alone holds it now. */
+  evictedFromMemory(batchId: string): void {
+    if (this.uncommitted.has(batchId)) this.evicted.add(batchId);
+  }
+
+  /**
+   * Called when the recorder holds nothing: empties the own file when every batch in it is committed, or, when
+   * some are held only here (evicted from memory), claims it for replay and starts a new one. Returns whether
+   * something awaits replay.
+   */
+  settle(): Promise<boolean> {
+    return this.serially(async () => {
+      if (!this.handle || this.fileBytes === 0) return false;
+      if (this.uncommitted.size === 0) {
+        await this.handle.truncate(0).then(
+          () => (this.fileBytes = 0),
+          (error: unknown) => this.logger.warn({ err: error }, 'scan journal could not be emptied'),
+        );
+        return false;
+      }
+      if (this.uncommitted.size > this.evicted.size) return false; // some are still in memory, being written
+      await this.rotate();
+      return true;
+    });
+  }
+
+  /**
+   * Claims every file this process may replay: its own earlier claims, and the files of processes that are gone.
+   * Returns their paths, oldest claim first.
+   */
+  async claimAbandoned(): Promise<string[]> {
+    const names = await fs.readdir(this.options.dir).catch(() => [] as string[]);
+    const mine: string[] = [];
+    const byOwner = new Map<string, string[]>();
+    for (const name of names) {
+      if (!name.endsWith('.journal')) continue;
+      const owner = name.slice(0, name.indexOf('.'));
+      if (owner === this.token) {
+        if (name !== `${this.token}.journal`) mine.push(path.join(this.options.dir, name));
+        continue;
+      }
+      byOwner.set(owner, [...(byOwner.get(owner) ?? []), name]);
+    }
+    for (const name of names) {
+      // Owners that left no file: their owner file goes once they are gone.
+      if (name.endsWith('.owner') && !byOwner.has(name.slice(0, -'.owner'.length)) && name !== `${this.token}.owner`) {
+        if (await this.isAbandoned(name.slice(0, -'.owner'.length))) await fs.rm(path.join(this.options.dir, name), { force: true });
+      }
+    }
+    for (const [owner, files] of byOwner) {
+      if (!(await this.isAbandoned(owner))) continue;
+      for (const name of files.sort()) {
+        const claimed = this.claimedPath();
+        try {
+          await fs.rename(path.join(this.options.dir, name), claimed);
+          mine.push(claimed);
+          this.logger.info({ file: name, claimedAs: path.basename(claimed) }, 'claimed the scan journal of a stopped process');
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // ENOENT: another process claimed it first
+        }
+      }
+      await fs.rm(path.join(this.options.dir, `${owner}.owner`), { force: true });
+    }
+    return mine.sort();
+  }
+
+  /**
+   * An owner is gone when its owner file is missing (it stopped and left unwritten batches), or names a pid of
+   * this host that is not running, or has not been renewed for `staleAfterMs` (a process on another host, or a
+   * pid since reused by another process).
+   */
+  private async isAbandoned(owner: string): Promise<boolean> {
+    const ownerFile = path.join(this.options.dir, `${owner}.owner`);
+    let text: string;
+    let mtimeMs: number;
+    try {
+      [text, { mtimeMs }] = await Promise.all([fs.readFile(ownerFile, 'utf8'), fs.stat(ownerFile)]);
+    } catch {
+      return true;
+    }
+    if (Date.now() - mtimeMs > this.options.staleAfterMs) return true;
+    try {
+      const { pid, host } = JSON.parse(text) as { pid: number; host: string };
+      return host === os.hostname() && !isRunning(pid);
+    } catch {
+      return false; // being written right now: wait for the next look or for it to go stale
+    }
+  }
+
+  /** Reads a claimed file's batches, skipping records that fail their length or checksum. */
+  async read(file: string): Promise<ReadJournal> {
+    const bytes = await fs.readFile(file);
+    const batches: PreparedScanBatch[] = [];
+    let tornRecords = 0;
+    let skippedBytes = 0;
+    let offset = 0;
+    while (offset < bytes.length) {
+      const batch = decodeRecordAt(bytes, offset);
+      if (batch) {
+        batches.push(batch.batch);
+        offset = batch.end;
+        continue;
+      }
+      // A torn or damaged record: skip to the next whole one, if any (only a last record is torn by a crash).
+      tornRecords++;
+      let next = offset + 1;
+      while (next < bytes.length && !(bytes.length - next >= HEADER_BYTES && bytes.readUInt32LE(next) === MAGIC && decodeRecordAt(bytes, next))) next++;
+      skippedBytes += next - offset;
+      offset = next;
+    }
+    if (tornRecords > 0) {
+      this.stats.tornRecords += tornRecords;
+      this.logger.warn({ file: path.basename(file), tornRecords, skippedBytes }, 'scan journal held torn records; skipped');
+    }
+    return { batches, tornRecords, skippedBytes };
+  }
+
+  /** A claimed file whose every batch is committed. */
+  async remove(file: string): Promise<void> {
+    await fs.rm(file, { force: true });
+  }
+
+  replayed(scans: number): void {
+    this.stats.replayedScans += scans;
+  }
+
+  /**
+   * Stops appending. The own file is removed when nothing in it awaits a commit; otherwise it stays, with the owner
+   * file removed, so the next process to look claims it at once.
+   */
+  close(): Promise<void> {
+    return this.serially(async () => {
+      this.closed = true;
+      clearInterval(this.heartbeat);
+      await this.handle?.close().catch(() => undefined);
+      this.handle = undefined;
+      if (this.uncommitted.size === 0) await fs.rm(this.ownPath, { force: true });
+      else this.logger.warn({ batches: this.uncommitted.size, file: path.basename(this.ownPath) }, 'scans left in the journal, written at the next start');
+      await fs.rm(this.ownerPath, { force: true });
+    });
+  }
+
+  private claimedPath(): string {
+    return path.join(this.options.dir, `${this.token}.claimed-${Date.now()}-${String(this.claims++).padStart(6, '0')}.journal`);
+  }
+
+  /** After a failed write: cut the file back to its last whole record, or give it up so later records are not behind a torn one. */
+  private async undoPartialWrite(): Promise<void> {
+    if (!this.handle) return;
+    try {
+      await this.handle.truncate(this.fileBytes);
+    } catch {
+      // Leave it for replay as it is (its torn tail is skipped) and start a new file next time.
+      await this.rotate().catch(() => undefined);
+    }
+  }
+
+  /** The own file becomes a claimed one (replayed by this process) and the next append starts a new file. */
+  private async rotate(): Promise<void> {
+    await this.handle?.close().catch(() => undefined);
+    this.handle = undefined;
+    this.fileBytes = 0;
+    this.uncommitted.clear();
+    this.evicted.clear();
+    await fs.rename(this.ownPath, this.claimedPath());
+  }
+
+  private serially<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.chain.then(task);
+    this.chain = result.catch(() => undefined);
+    return result;
+  }
+}
+
+function encodeRecord(batch: PreparedScanBatch): Buffer {
+  const scans: JournaledScan[] = batch.scans.map((scan) => {
+    const at = scan.at.getTime();
+    return [scan.codeId, scan.accountId, Number.isFinite(at) ? at : null, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, scan.bot ? 1 : 0];
+  });
+  const payload = Buffer.from(JSON.stringify({ id: batch.id, scans }));
+  const header = Buffer.allocUnsafe(HEADER_BYTES);
+  header.writeUInt32LE(MAGIC, 0);
+  header.writeUInt32LE(payload.length, 4);
+  header.writeUInt32LE(crc32(payload), 8);
+  return Buffer.concat([header, payload]);
+}
+
+function decodeRecordAt(bytes: Buffer, offset: number): { batch: PreparedScanBatch; end: number } | undefined {
+  if (bytes.length - offset < HEADER_BYTES || bytes.readUInt32LE(offset) !== MAGIC) return undefined;
+  const length = bytes.readUInt32LE(offset + 4);
+  const end = offset + HEADER_BYTES + length;
+  if (end > bytes.length) return undefined;
+  const payload = bytes.subarray(offset + HEADER_BYTES, end);
+  if (crc32(payload) !== bytes.readUInt32LE(offset + 8)) return undefined;
+  try {
+    const { id, scans } = JSON.parse(payload.toString('utf8')) as { id: string; scans: JournaledScan[] };
+    const events: ScanEvent[] = scans.map(([codeId, accountId, at, device, os, browser, destinationUrl, referrerHost, bot]) => ({
+      codeId, accountId, at: new Date(at ?? Number.NaN), device, os, browser, destinationUrl, referrerHost, bot: bot === 1,
+    }));
+    // The same scans in the same order give the same statement parameter: the batch is written as it was formed.
+    return { batch: prepareScanBatch(events, id), end };
+  } catch {
+    return undefined;
+  }
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,203 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { scanCountsOf } from '../../src/codes/scan-counts.js';
+import { createRedirect, type Redirect } from '../../src/redirect/index.js';
+import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
+import { ScanJournal } from '../../src/redirect/scan-journal.js';
+import { ScanRecorder } from '../../src/redirect/scan-recorder.js';
+import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
+import { startServiceProcess, type ServiceProcess } from '../support/processes.js';
+import { IPHONE_SAFARI, scan } from '../support/scan.js';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+
+// These tests freeze and stop PostgreSQL, so the file runs a cluster of its own.
+let cluster: OwnCluster;
+let app: TestApp;
+let owner: TestAccount;
+const processes: ServiceProcess[] = [];
+const redirects: Redirect[] = [];
+const journalDirs: string[] = [];
+const silent = pino({ level: 'silent' });
+
+beforeAll(async () => {
+  cluster = await startOwnCluster();
+  app = await startTestApp({ db: cluster.db, connectionString: cluster.connectionString });
+  owner = await createTestAccount(cluster.db, app);
+  // A webhook (never reached: the servers run no worker), so every scan must also leave its outbox row.
+  await setWebhook(cluster.db, app.box, { accountId: owner.accountId, url: 'http://127.0.0.1:9/hooks', allowPrivate: true });
+});
+afterEach(async () => {
+  for (const child of processes.splice(0)) child.kill();
+  await Promise.all(redirects.splice(0).map((redirect) => redirect.stop(1_000)));
+  await cluster.thaw();
+  await cluster.start();
+});
+afterAll(async () => {
+  await app?.close();
+  await cluster?.destroy();
+  await Promise.all(journalDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
+});
+
+async function journalDir(): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-journal-'));
+  journalDirs.push(dir);
+  return dir;
+}
+
+async function createCode(name: string) {
+  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name, url: 'https://example.com/' } });
+  return data!.data;
+}
+
+/** A server process with a journal in `dir`, no webhook worker, and a short commit timeout. */
+async function serverWithJournal(dir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const server = await startServiceProcess('server', cluster.connectionString, { SCAN_JOURNAL_DIR: dir, SCAN_COMMIT_TIMEOUT_MS: '300', WEBHOOK_WORKER: 'false', ...env });
+  processes.push(server);
+  return server;
+}
+
+/**
+ * The next start, in this process: the short-link part as the server makes it (src/main.ts), with its journal in
+ * `dir` (a second server process would double the test's time for the same code path).
+ */
+async function startRedirectWithJournal(dir: string): Promise<Redirect> {
+  const redirect = createRedirect({ db: cluster.db, connectionString: cluster.connectionString, logger: silent, journal: { dir, maxBytes: 1024 * 1024 } });
+  redirects.push(redirect);
+  await redirect.start();
+  return redirect;
+}
+
+/** `count` scans, `clients` at a time, each with its own Referer host; returns the hosts of those answered 302. */
+async function scanMarked(origin: string, slug: string, count: number, clients = 8): Promise<string[]> {
+  const answered: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let n = next++; n < count; n = next++) {
+        const marker = `s${n}.journal.test`;
+        const res = await fetch(`${origin}/r/${slug}`, {
+          redirect: 'manual',
+          headers: { 'User-Agent': IPHONE_SAFARI, Referer: `https://${marker}/` },
+          signal: AbortSignal.timeout(10_000),
+        });
+        if (res.status === 302) answered.push(marker);
+      }
+    }),
+  );
+  return answered;
+}
+
+async function recordedMarkers(codeId: string): Promise<string[]> {
+  const rows = await cluster.db.selectFrom('scans').select('referrer_host').where('qr_code_id', '=', codeId).execute();
+  return rows.map((row) => row.referrer_host ?? '').filter((host) => host.endsWith('.journal.test'));
+}
+
+/** Every answered scan has exactly one row, its counter and its webhook outbox row. */
+async function expectRecordedOnce(code: { id: string }, answered: string[]): Promise<void> {
+  await expect
+    .poll(async () => {
+      const recorded = new Set(await recordedMarkers(code.id));
+      return answered.filter((marker) => !recorded.has(marker));
+    }, { timeout: 20_000, interval: 200 })
+    .toEqual([]);
+  const recorded = await recordedMarkers(code.id);
+  expect(recorded.length).toBe(answered.length);
+  const rows = await cluster.db.selectFrom('scans').select('group_id').where('qr_code_id', '=', code.id).execute();
+  expect((await scanCountsOf(cluster.db, code.id)).scans).toBe(rows.length);
+  const deliveries = await cluster.db.selectFrom('webhook_deliveries').select('id').where('qr_code_id', '=', code.id).execute();
+  expect(deliveries).toHaveLength(rows.length);
+}
+
+async function journalFiles(dir: string): Promise<string[]> {
+  return (await fs.readdir(dir)).filter((name) => name.endsWith('.journal'));
+}
+
+describe('scans answered while PostgreSQL is frozen, then kill -9 of the server', () => {
+  it('are written by the next start from the journal: each once, with its webhook outbox row', async () => {
+    const dir = await journalDir();
+    const code = await createCode('Frozen poster');
+    const server = await serverWithJournal(dir);
+    expect(await scan({ origin: server.origin! }, code.slug)).toBe(302); // cached, and committed
+
+    await cluster.freeze();
+    const answered = await scanMarked(server.origin!, code.slug, 40);
+    expect(answered).toHaveLength(40);
+    server.kill('SIGKILL');
+    await expect.poll(() => server.alive()).toBe(false);
+    expect(await journalFiles(dir)).not.toEqual([]);
+    await cluster.thaw();
+
+    const restarted = await startRedirectWithJournal(dir);
+    await expectRecordedOnce(code, answered);
+    await expect.poll(() => journalFiles(dir)).toEqual([]);
+    expect(restarted.recorder.journalStats?.replayedScans).toBeGreaterThanOrEqual(40);
+  }, 60_000);
+});
+
+describe('SIGTERM while PostgreSQL is stopped for longer than SHUTDOWN_GRACE_MS', () => {
+  it('exits 0 leaving the unwritten scans in the journal, and the next start writes them', async () => {
+    const dir = await journalDir();
+    const code = await createCode('Stopped poster');
+    const server = await serverWithJournal(dir, { SHUTDOWN_GRACE_MS: '300' });
+    expect(await scan({ origin: server.origin! }, code.slug)).toBe(302);
+
+    await cluster.stop();
+    const answered = await scanMarked(server.origin!, code.slug, 40);
+    expect(answered).toHaveLength(40);
+    const exited = new Promise<number | null>((resolve) => server.child.once('exit', (exitCode) => resolve(exitCode)));
+    server.kill('SIGTERM');
+    expect(await exited, server.output()).toBe(0);
+    expect(server.output()).toContain('in the journal');
+    expect(server.output()).not.toContain('"lost"');
+    await cluster.start();
+
+    await startRedirectWithJournal(dir);
+    await expectRecordedOnce(code, answered);
+  }, 60_000);
+});
+
+describe('the scan journal file', () => {
+  function scanOf(code: { id: string }, referrerHost: string): ScanEvent {
+    return {
+      codeId: code.id, accountId: owner.accountId, at: new Date(), device: 'mobile', os: 'iOS', browser: 'Mobile Safari',
+      destinationUrl: 'https://example.com/', referrerHost, bot: false,
+    };
+  }
+
+  it('skips a record torn by a crash mid-append, and replays the whole ones once, even one already committed', async () => {
+    const dir = await journalDir();
+    const code = await createCode('Torn poster');
+    const batches = ['a', 'b', 'c'].map((name) => prepareScanBatch([scanOf(code, `${name}1.journal.test`), scanOf(code, `${name}2.journal.test`)]));
+    const crashed = await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent);
+    for (const batch of batches) expect(await crashed.append([batch])).toBe(true);
+    await crashed.close(); // as a process that stopped with the batches unwritten
+    // The third append was cut short: its header and half its payload reached the disk.
+    const [file] = await journalFiles(dir);
+    const { size } = await fs.stat(path.join(dir, file!));
+    await fs.truncate(path.join(dir, file!), size - 40);
+    await writeScanBatch(cluster.db, batches[0]!); // committed before the crash, answer lost
+
+    const recorder = new ScanRecorder(cluster.db, silent);
+    recorder.useJournal(await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent));
+    await expect.poll(() => journalFiles(dir)).toEqual([]);
+    expect((await recordedMarkers(code.id)).sort()).toEqual(['a1.journal.test', 'a2.journal.test', 'b1.journal.test', 'b2.journal.test']);
+    expect((await scanCountsOf(cluster.db, code.id)).scans).toBe(4);
+    expect(recorder.journalStats).toMatchObject({ tornRecords: 1, replayedScans: 4 });
+    await recorder.stop(1_000);
+  });
+
+  it('takes no batch past SCAN_JOURNAL_MAX_MB: it says so, and counts the scans it could not keep', async () => {
+    const dir = await journalDir();
+    const code = await createCode('Bounded poster');
+    const small = await ScanJournal.open({ dir, maxBytes: 600 }, silent);
+    const batch = () => prepareScanBatch([scanOf(code, 'x.journal.test'), scanOf(code, 'y.journal.test')]);
+    expect(await small.append([batch()])).toBe(true);
+    expect(await small.append([batch()])).toBe(false);
+    expect(small.stats).toMatchObject({ journaledScans: 2, unjournaledScans: 2 });
+    await small.close();
+  });
+});
