@@ -181,7 +181,9 @@ export class ScanRecorder {
     const deadline = Date.now() + timeoutMs;
     while ((this.liveWritesInFlight > 0 || this.backlog > 0 || this.replaying) && Date.now() < deadline) {
       this.drain();
-      await Promise.race([this.draining, this.replaying, delay(Math.min(50, Math.max(0, deadline - Date.now())))]);
+      // Only promises: an undefined in the race would settle it at once and spin without yielding to timers or I/O.
+      const settling = [this.draining, this.replaying].filter((promise) => promise !== undefined);
+      await Promise.race([...settling, delay(Math.min(50, Math.max(0, deadline - Date.now())))]);
     }
     this.closed = true;
     this.closing.abort();
