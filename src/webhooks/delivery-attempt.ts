@@ -201,24 +201,28 @@ async function recordAttempt(
   const error = storableOrNull(record.error);
   const result = await sql<RecordedRow>`
     with delivery as (
-      -- The claim token is the worker and the attempt number: a claim that lapsed and was taken again, even by
-      -- this same worker, has a higher number, so a late outcome records nothing.
+      -- Only under the claim this attempt was sent for (its random token, and this worker): a claim that lapsed and
+      -- was taken again, or that a crash forgot and this same worker made again, has another token, so a late
+      -- outcome records nothing.
       update webhook_deliveries set
         status = ${status},
         next_attempt_at = now() + ${record.retryInMs ?? 0} * interval '1 millisecond',
         claimed_by = null,
+        claim_token = null,
         last_attempt_at = ${record.startedAt},
         last_status_code = ${record.statusCode ?? null},
         last_error = ${error},
         completed_at = ${status === 'pending' ? null : sql`now()`}
-      where id = ${delivery.id} and claimed_by = ${options.workerId} and attempt_count = ${record.attemptNumber} and status = 'pending'
+      where id = ${delivery.id} and claimed_by = ${options.workerId} and claim_token = ${delivery.claimToken}::uuid and status = 'pending'
       returning account_id
     ),
     attempt as (
+      -- An attempt row of this number already there (written by another version's claim) is kept, not a failure.
       insert into webhook_attempts (delivery_id, attempt_number, started_at, url, status_code, latency_ms, error, response_body)
       select ${delivery.id}, ${record.attemptNumber}, ${record.startedAt}, ${storableText(delivery.url)}, ${record.statusCode ?? null},
              ${record.latencyMs}, ${error}, ${storableOrNull(record.responseExcerpt)}
       from delivery
+      on conflict (delivery_id, attempt_number) do nothing
     ),
     endpoint as (
       update webhook_endpoints e set
@@ -255,54 +259,77 @@ export function groupable(record: AttemptRecord): boolean {
   return record.status !== 'failed' && !record.gone;
 }
 
+/** What `recordAttemptBatch` did with each outcome, by claim token. */
+export interface BatchRecorded {
+  /** The claims whose outcome was recorded; the others had lost their claim (lapsed, released, or forgotten by a crash). */
+  recorded: Set<string>;
+  /**
+   * Recorded claims whose attempt row was not written because one of that number was already there: the delivery's
+   * state was recorded, the earlier row kept. Never expected (a claim token is never reused); reported, not failed.
+   */
+  attemptRowKept: Set<string>;
+}
+
 /**
  * Records many `groupable` outcomes of one worker in one statement: each delivery's new state and its attempt row,
- * each only while its claim (worker and attempt number) is still held, and the failure streak of every endpoint
- * that had a success reset. Returns the ids that were recorded; the rest had lost their claim. Outcomes that end
- * a delivery as failed (or 410) change the streak and may disable the endpoint, so they go through
- * `recordAttempt`, one at a time, in the order they finished.
+ * each only while its claim (worker and claim token) is still held, and the failure streak of every endpoint
+ * that had a success reset. Outcomes that end a delivery as failed (or 410) change the streak and may disable the
+ * endpoint, so they go through `recordAttempt`, one at a time, in the order they finished.
+ *
+ * No one row can make the statement fail for the others: an outcome whose claim is not held records nothing, an
+ * existing attempt row of the same number is kept (`attemptRowKept`), and two outcomes of one claim are refused
+ * before the statement is sent (the caller sends at most one outcome per delivery in a batch, see AttemptRecorder).
  */
 export async function recordAttemptBatch(
   db: Db,
   workerId: string,
   entries: ReadonlyArray<{ delivery: ClaimedDelivery; record: AttemptRecord }>,
-): Promise<Set<string>> {
+): Promise<BatchRecorded> {
+  const deliveries = new Set(entries.map((entry) => entry.delivery.id));
+  if (deliveries.size !== entries.length) throw new Error('recordAttemptBatch: one outcome per delivery in a batch');
   const column = <T>(pick: (entry: { delivery: ClaimedDelivery; record: AttemptRecord }) => T) => entries.map(pick);
-  const rows = await runPrepared(db, 'webhook-record-batch', sql<{ id: string }>`
+  const rows = await runPrepared(db, 'webhook-record-batch', sql<{ token: string; attempt_logged: boolean }>`
     with input as (
       select * from unnest(
-        ${column((e) => e.delivery.id)}::text[], ${column((e) => e.record.attemptNumber)}::int[],
+        ${column((e) => e.delivery.id)}::text[], ${column((e) => e.delivery.claimToken)}::uuid[], ${column((e) => e.record.attemptNumber)}::int[],
         ${column((e) => e.record.status)}::text[], ${column((e) => e.record.retryInMs ?? 0)}::int8[],
         ${column((e) => e.record.startedAt)}::timestamptz[], ${column((e) => e.record.statusCode ?? null)}::int[],
         ${column((e) => e.record.latencyMs)}::int[], ${column((e) => storableOrNull(e.record.error))}::text[],
         ${column((e) => storableOrNull(e.record.responseExcerpt))}::text[], ${column((e) => storableText(e.delivery.url))}::text[]
-      ) as i(id, attempt_number, status, retry_ms, started_at, status_code, latency_ms, error, response_body, url)
+      ) as i(id, claim_token, attempt_number, status, retry_ms, started_at, status_code, latency_ms, error, response_body, url)
     ),
     delivery as (
-      -- The claim token, as in recordAttempt: the worker and the attempt number.
+      -- Only under the claim each outcome was sent for, as in recordAttempt: this worker and the claim's token.
       update webhook_deliveries d set
         status = i.status,
         next_attempt_at = now() + i.retry_ms * interval '1 millisecond',
         claimed_by = null,
+        claim_token = null,
         last_attempt_at = i.started_at,
         last_status_code = i.status_code,
         last_error = i.error,
         completed_at = case when i.status = 'pending' then null else now() end
       from input i
-      where d.id = i.id and d.claimed_by = ${workerId} and d.attempt_count = i.attempt_number and d.status = 'pending'
-      returning d.id, d.account_id, i.status = 'succeeded' as succeeded
+      where d.id = i.id and d.claimed_by = ${workerId} and d.claim_token = i.claim_token and d.status = 'pending'
+      returning d.id, i.claim_token, d.account_id, i.status = 'succeeded' as succeeded
     ),
     attempt as (
       insert into webhook_attempts (delivery_id, attempt_number, started_at, url, status_code, latency_ms, error, response_body)
       select i.id, i.attempt_number, i.started_at, i.url, i.status_code, i.latency_ms, i.error, i.response_body
-      from input i join delivery using (id)
+      from input i join delivery on delivery.id = i.id and delivery.claim_token = i.claim_token
+      on conflict (delivery_id, attempt_number) do nothing
+      returning delivery_id
     ),
     endpoint as (
       -- Most batches change nothing here; skipping them keeps concurrent workers off the endpoints' row locks.
       update webhook_endpoints e set consecutive_failures = 0
       where e.account_id in (select account_id from delivery where succeeded) and e.consecutive_failures <> 0
     )
-    select id from delivery
+    select delivery.claim_token::text as token, exists (select 1 from attempt where attempt.delivery_id = delivery.id) as attempt_logged
+    from delivery
   `);
-  return new Set(rows.map((row) => row.id));
+  return {
+    recorded: new Set(rows.map((row) => row.token)),
+    attemptRowKept: new Set(rows.filter((row) => !row.attempt_logged).map((row) => row.token)),
+  };
 }

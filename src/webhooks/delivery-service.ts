@@ -180,7 +180,7 @@ export async function attemptNow(
     const claimed = await sql<ClaimedDelivery>`
       update webhook_deliveries d set
         final_attempt = d.final_attempt or d.status <> 'pending', status = 'pending', completed_at = null,
-        claimed_by = ${claimer}, attempt_count = d.attempt_count + 1, next_attempt_at = now() + ${CLI_LEASE}
+        claimed_by = ${claimer}, claim_token = gen_random_uuid(), attempt_count = d.attempt_count + 1, next_attempt_at = now() + ${CLI_LEASE}
       from webhook_endpoints e
       where d.id = ${target.deliveryId} and e.account_id = d.account_id
         and (d.claimed_by is null or d.next_attempt_at <= now())
@@ -198,8 +198,8 @@ export async function attemptNow(
     const body = testEventBody({ deliveryId, at: new Date() });
     const inserted = await sql<ClaimedDelivery>`
       with d as (
-        insert into webhook_deliveries (id, account_id, event, body, final_attempt, claimed_by, attempt_count, next_attempt_at)
-        select ${deliveryId}, account_id, 'webhook.test', ${body}, true, ${claimer}, 1, now() + ${CLI_LEASE}
+        insert into webhook_deliveries (id, account_id, event, body, final_attempt, claimed_by, claim_token, attempt_count, next_attempt_at)
+        select ${deliveryId}, account_id, 'webhook.test', ${body}, true, ${claimer}, gen_random_uuid(), 1, now() + ${CLI_LEASE}
         from webhook_endpoints where account_id = ${accountId}
         returning *
       )

@@ -15,6 +15,11 @@ export interface ClaimedDelivery {
    * died, the database went away) still counts, and a delivery cannot be retried forever without progress.
    */
   attemptNumber: number;
+  /**
+   * Random, made by this claim (a uuid): what an outcome is recorded under. Never the same for two claims, even
+   * when a PostgreSQL crash forgot a claim and the same worker claims the row again with the same attempt number.
+   */
+  claimToken: string;
   finalAttempt: boolean;
   url: string;
   secretEncrypted: string;
@@ -27,7 +32,8 @@ export interface ClaimedDelivery {
  * The previous secret is returned only while its rotation overlap runs.
  */
 export const CLAIMED_DELIVERY = sql`
-  d.id, d.account_id as "accountId", d.event, d.body, d.attempt_count as "attemptNumber", d.final_attempt as "finalAttempt",
+  d.id, d.account_id as "accountId", d.event, d.body, d.attempt_count as "attemptNumber", d.claim_token::text as "claimToken",
+  d.final_attempt as "finalAttempt",
   e.url, e.secret_encrypted as "secretEncrypted",
   case when e.previous_secret_expires_at > now() then e.previous_secret_encrypted end as "previousSecretEncrypted"`;
 
@@ -67,7 +73,8 @@ export interface ClaimRequest {
  * so a slow receiver with a deep backlog holds a few slots, never all of them. `FOR UPDATE SKIP LOCKED` lets any
  * number of workers claim at once without waiting on or taking each other's rows; the claim commits at once
  * (moving `next_attempt_at` to the end of the lease), so no lock is held while the HTTP request runs. Claiming
- * counts the attempt. A row whose previous claim lapsed with no attempt left is failed instead (`abandoned`).
+ * counts the attempt and gives it a new random token. A row whose previous claim lapsed with no attempt left is
+ * failed instead (`abandoned`).
  */
 export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise<{ claimed: ClaimedDelivery[]; abandoned: string[] }> {
   const full = [...request.busy].filter(([, slots]) => slots <= 0).map(([accountId]) => accountId);
@@ -110,6 +117,7 @@ export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise
     )
     update webhook_deliveries d set
       claimed_by = case when claimable.abandoned then null else ${request.workerId} end,
+      claim_token = case when claimable.abandoned then null else gen_random_uuid() end,
       attempt_count = case when claimable.abandoned then d.attempt_count else d.attempt_count + 1 end,
       next_attempt_at = now() + ${request.leaseMs} * interval '1 millisecond',
       status = case when claimable.abandoned then 'failed' else d.status end,
@@ -137,14 +145,14 @@ export async function runPrepared<Row>(db: Db, name: string, query: RawBuilder<R
 
 /**
  * Gives claims back whose attempt was never made or was cut short (shutdown): due at once, for another worker or
- * the next start, and uncounted again. Only claims still held (same worker, same attempt number) are touched.
+ * the next start, and uncounted again. Only claims still held (same worker, same claim token) are touched.
  */
-export async function releaseClaims(db: Db, workerId: string, claims: ReadonlyArray<{ id: string; attemptNumber: number }>): Promise<number> {
+export async function releaseClaims(db: Db, workerId: string, claims: ReadonlyArray<{ id: string; claimToken: string }>): Promise<number> {
   const result = await sql`
     with released as (
-      update webhook_deliveries d set claimed_by = null, next_attempt_at = now(), attempt_count = d.attempt_count - 1
-      from unnest(${claims.map((c) => c.id)}::text[], ${claims.map((c) => c.attemptNumber)}::int[]) as c(id, attempt_number)
-      where d.id = c.id and d.claimed_by = ${workerId} and d.attempt_count = c.attempt_number and d.status = 'pending'
+      update webhook_deliveries d set claimed_by = null, claim_token = null, next_attempt_at = now(), attempt_count = d.attempt_count - 1
+      from unnest(${claims.map((c) => c.id)}::text[], ${claims.map((c) => c.claimToken)}::uuid[]) as c(id, claim_token)
+      where d.id = c.id and d.claimed_by = ${workerId} and d.claim_token = c.claim_token and d.status = 'pending'
       returning 1
     )
     select (select count(*) from released)::int as released, pg_notify(${WEBHOOKS_DUE_CHANNEL}, '')

@@ -43,8 +43,9 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
 const MAX_REMEMBERED_ACCOUNTS = 10_000;
 
 interface InFlight {
+  deliveryId: string;
   accountId: string;
-  attemptNumber: number;
+  claimToken: string;
   controller: AbortController;
   /** `performance.now()` when the request was started. */
   startedAt: number;
@@ -68,7 +69,11 @@ interface InFlight {
  */
 export class WebhookWorker {
   readonly id = `worker-${randomBytes(6).toString('hex')}`;
-  /** Every claimed delivery not finished yet: waiting on its receiver, or answered and being recorded. */
+  /**
+   * Every claim not finished yet, by claim token: waiting on its receiver, or answered and being recorded. Not by
+   * delivery: after a PostgreSQL crash forgot a claim, this worker can claim the same delivery again while the first
+   * attempt's outcome is still being recorded.
+   */
   private readonly inFlight = new Map<string, InFlight>();
   /** Requests waiting on their receiver, per account (what the account's bound limits). */
   private readonly perAccount = new Map<string, number>();
@@ -103,7 +108,7 @@ export class WebhookWorker {
       ceiling: Math.max(options.perAccountConcurrencyCeiling, options.perAccountConcurrency),
       latencyTargetMs: options.latencyTargetMs,
     };
-    this.recorder = new AttemptRecorder(deps, this.id, this.recording.signal);
+    this.recorder = new AttemptRecorder(deps, this.id, this.recording.signal, logger);
   }
 
   /** Statements the recorder ran and outcomes it recorded (the group commit's batch size is their ratio). */
@@ -157,7 +162,7 @@ export class WebhookWorker {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([finished, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
     clearTimeout(timer);
-    const unfinished = [...this.inFlight.entries()].map(([id, task]) => ({ id, attemptNumber: task.attemptNumber }));
+    const unfinished = [...this.inFlight.values()].map((task) => ({ id: task.deliveryId, claimToken: task.claimToken }));
     for (const task of this.inFlight.values()) task.controller.abort();
     this.recording.abort();
     await finished;
@@ -169,7 +174,7 @@ export class WebhookWorker {
   }
 
   /** Gives claims back; a failure is logged, not thrown: the rows' leases run out and another worker takes them. */
-  private async release(claims: Array<{ id: string; attemptNumber: number }>): Promise<void> {
+  private async release(claims: Array<{ id: string; claimToken: string }>): Promise<void> {
     try {
       this.stats.released += await releaseClaims(this.deps.db, this.id, claims);
     } catch (error) {
@@ -214,7 +219,7 @@ export class WebhookWorker {
       }
       if (this.stopped) {
         // Claimed while stop began (the statement was already on its way): give the rows straight back.
-        this.releases.push(this.release(claimed.map(({ id, attemptNumber }) => ({ id, attemptNumber }))));
+        this.releases.push(this.release(claimed.map(({ id, claimToken }) => ({ id, claimToken }))));
         return;
       }
       this.stats.claimed += claimed.length;
@@ -293,7 +298,7 @@ export class WebhookWorker {
     this.awaitingCount++;
     const limit = this.limitOf(delivery.accountId);
     const task: InFlight = {
-      accountId: delivery.accountId, attemptNumber: delivery.attemptNumber, controller, startedAt: performance.now(),
+      deliveryId: delivery.id, accountId: delivery.accountId, claimToken: delivery.claimToken, controller, startedAt: performance.now(),
       awaitingReceiver: true, stalled: false, done: Promise.resolve(),
     };
     const answered = () => {
@@ -337,9 +342,9 @@ export class WebhookWorker {
       })
       .finally(() => {
         answered();
-        this.inFlight.delete(delivery.id);
+        this.inFlight.delete(delivery.claimToken);
         this.wake();
       });
-    this.inFlight.set(delivery.id, task);
+    this.inFlight.set(delivery.claimToken, task);
   }
 }

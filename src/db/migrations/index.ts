@@ -15,6 +15,7 @@ import * as files from './20261123T1950-files.js';
 import * as designsImportsBranding from './20261123T2000-designs-imports-branding.js';
 import * as scanCountIncrements from './20261124T0000-scan-count-increments.js';
 import * as packedScans from './20261125T1839-packed-scans.js';
+import * as webhookClaimTokens from './20261126T1401-webhook-claim-tokens.js';
 
 /** Every migration, listed explicitly in order, so a build never depends on reading a directory at run time. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '20261123T2000-designs-imports-branding': designsImportsBranding,
   '20261124T0000-scan-count-increments': scanCountIncrements,
   '20261125T1839-packed-scans': packedScans,
+  '20261126T1401-webhook-claim-tokens': webhookClaimTokens,
 };
 
 export const migrationProvider: MigrationProvider = {

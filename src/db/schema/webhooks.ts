@@ -31,6 +31,8 @@ export interface WebhookDeliveriesTable {
   final_attempt: Generated<boolean>;
   next_attempt_at: Generated<Date>;
   claimed_by: string | null;
+  /** Random, set by each claim and cleared with it: an outcome is recorded only under the claim it was sent for. */
+  claim_token: string | null;
   last_attempt_at: Date | null;
   last_status_code: number | null;
   last_error: string | null;
