@@ -2,12 +2,15 @@ import { AccountNotFoundError, createAccount, getAccount, setCodeLimit, setPlan 
 import { createApiKey, revokeApiKey } from '../accounts/api-keys.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../accounts/plans.js';
 import type { Config } from '../config.js';
+import type { Logger } from 'pino';
 import { pruneExpired } from '../maintenance/prune.js';
 import { WebhookNotConfiguredError } from '../accounts/webhook-settings.js';
 import { DeliveryInFlightError, DeliveryNotFoundError } from '../webhooks/delivery-service.js';
 import { WebhookUrlError } from '../webhooks/url-guard.js';
 import { PeopleError } from '../people/errors.js';
+import { singleLineTextProblem } from '../text-rules.js';
 import { optionalInteger, parseFlags, required, UsageError } from './args.js';
+import { backupEmbedded, restoreEmbedded } from './backup.js';
 import { type CommandContext, runWebhookCommand, WEBHOOK_USAGE } from './webhook-commands.js';
 import { runUserCommand, USERS_USAGE } from './user-commands.js';
 
@@ -22,6 +25,9 @@ export const USAGE = `Usage: npm run --silent admin -- <command> [flags]
 ${WEBHOOK_USAGE}
 ${USERS_USAGE}
   maintenance prune                       deletes what retention says has expired, now, and prints the counts
+  backup --out <file>                     copies the embedded database (and DATA_DIR's keys) into a .tar.gz,
+                                          while the server runs; with DATABASE_URL use your PostgreSQL's tools
+  restore --in <file>                     unpacks a backup into DATA_DIR, which must hold no database yet
 
 Prints JSON on stdout, and on stderr the database it uses. On error prints a message on stderr and exits non-zero.
 With the embedded database, a DATA_DIR without one is an error; add --init to create a new, empty one there.`;
@@ -39,7 +45,7 @@ export async function runCommand(
   switch (`${group ?? ''} ${action ?? ''}`) {
     case 'accounts create':
       return createAccount(db, {
-        name: required(flags, 'name'),
+        name: accountName(required(flags, 'name')),
         plan: plan(flags.get('plan') ?? 'business'),
         codeLimit: optionalInteger(flags, 'code-limit'),
       });
@@ -68,6 +74,24 @@ export async function runCommand(
     default:
       throw new UsageError(argv.length === 0 ? 'no command given' : `unknown command "${argv.slice(0, 2).join(' ')}"`);
   }
+}
+
+/** The rule sign-up applies too: one line of text (it is shown in pages and invitation mails). */
+function accountName(value: string): string {
+  if (singleLineTextProblem(value) !== undefined) throw new UsageError('--name must not contain control characters or line breaks');
+  return value;
+}
+
+/** `backup --out <file>` and `restore --in <file>`, for the embedded database only. */
+export async function runBackupCommand(config: Pick<Config, 'databaseUrl' | 'dataDir'>, argv: string[], logger: Logger): Promise<unknown> {
+  const [command, ...rest] = argv;
+  const flags = parseFlags(rest);
+  if (config.databaseUrl) {
+    throw new UsageError(`${command} is for the embedded database; with DATABASE_URL use your PostgreSQL's own tools (pg_dump and ` +
+      "pg_restore of the server's major version, pg_basebackup, or your provider's snapshots), together with WEBHOOK_SECRET_KEY");
+  }
+  if (command === 'backup') return backupEmbedded(config.dataDir, required(flags, 'out'), logger);
+  return restoreEmbedded(config.dataDir, required(flags, 'in'), logger);
 }
 
 function plan(value: string): PlanName {

@@ -4,7 +4,7 @@ import { NoEmbeddedClusterError } from '../db/embedded-postgres.js';
 import { createLogger } from '../logger.js';
 import { loadSecretBox } from '../webhooks/secret-box.js';
 import { INIT_FLAG, takeInitFlag } from './args.js';
-import { isUserError, runCommand, USAGE } from './commands.js';
+import { isUserError, runBackupCommand, runCommand, USAGE } from './commands.js';
 import { AttemptFailedError } from './webhook-commands.js';
 
 /**
@@ -21,6 +21,17 @@ async function main(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   const logger = createLogger({ level: 'warn', destination: process.stderr });
+  if (argv[0] === 'backup' || argv[0] === 'restore') {
+    // They handle the cluster themselves: a restore must not open (or create) a database in DATA_DIR first.
+    try {
+      process.stdout.write(`${JSON.stringify(await runBackupCommand(config, argv, logger), null, 2)}\n`);
+      return 0;
+    } catch (error) {
+      if (!isUserError(error)) throw error;
+      process.stderr.write(`error: ${error.message}\n`);
+      return 1;
+    }
+  }
   let database;
   try {
     database = await openDatabase(config, { logger, stopEmbedded: 'if-started-here', createEmbedded: init, maxConnections: 2 });

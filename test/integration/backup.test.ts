@@ -1,0 +1,87 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../../src/db/database.js';
+import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
+import type { Database } from '../../src/db/schema/index.js';
+import { restoreEmbedded } from '../../src/cli/backup.js';
+import { runBackupCommand } from '../../src/cli/commands.js';
+import { runCliJson } from '../support/cli.js';
+import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
+import { scan } from '../support/scan.js';
+import { createTestAccount, startTestApp } from '../support/test-app.js';
+
+// The CLI works on the embedded database in DATA_DIR: the file's own cluster is one, running as under a server.
+let cluster: OwnCluster;
+let workDir: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  cluster = await startOwnCluster();
+  workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-backup-test-'));
+  // The PostgreSQL user (when the tests run as root) must reach the restored DATA_DIR.
+  await fs.chmod(workDir, 0o755);
+  const { DATABASE_URL: _unused, ...inherited } = process.env;
+  env = { ...inherited, DATA_DIR: cluster.dataDir };
+  // Rows in most tables: an account, a key, codes with their destinations, scans and their webhook-free batches.
+  const app = await startTestApp({ db: cluster.db, connectionString: cluster.connectionString });
+  const owner = await createTestAccount(cluster.db, app);
+  for (const name of ['Poster', 'Flyer']) {
+    const { data } = await owner.client.raw.POST('/qrcodes', { body: { name, url: 'https://example.com/' } });
+    for (let i = 0; i < 3; i++) expect(await scan(app, data!.data.slug)).toBe(302);
+  }
+  await app.close();
+}, 120_000);
+afterAll(async () => {
+  await cluster?.destroy();
+  if (workDir) await fs.rm(workDir, { recursive: true, force: true });
+});
+
+async function rowCounts(db: Database): Promise<Record<string, number>> {
+  const { rows: tables } = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public' order by 1`.execute(db);
+  const counts: Record<string, number> = {};
+  for (const { name } of tables) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(name)}`.execute(db);
+    counts[name] = rows[0]!.n;
+  }
+  return counts;
+}
+
+describe('admin backup and admin restore (embedded database)', () => {
+  it('backs up the running database and restores it into a new DATA_DIR with the same rows in every table', async () => {
+    const before = await rowCounts(cluster.db);
+    expect(before).toMatchObject({ accounts: 1, qr_codes: 2 });
+    expect(Object.values(before).filter((n) => n > 0).length).toBeGreaterThan(5);
+
+    const file = path.join(workDir, 'qroute.tar.gz');
+    const backup = await runCliJson(['backup', '--out', file], env);
+    expect(backup).toMatchObject({ backup: file, walSegments: expect.any(Number) });
+    expect((await fs.stat(file)).size).toBe(backup.bytes);
+    // The server's database went on running through it.
+    expect(await rowCounts(cluster.db)).toEqual(before);
+
+    const restoredDir = path.join(workDir, 'restored');
+    // What `admin restore --in` runs (in this process: one CLI start less).
+    expect(await runBackupCommand({ databaseUrl: undefined, dataDir: restoredDir }, ['restore', '--in', file], pino({ level: 'silent' }))).toEqual({ restored: restoredDir });
+    const restored = await startEmbeddedPostgres(restoredDir, pino({ level: 'silent' }), { create: false });
+    const db = createDatabase(restored.connectionString(), { logger: pino({ level: 'silent' }) });
+    try {
+      expect(await rowCounts(db)).toEqual(before);
+    } finally {
+      await db.destroy();
+      await restored.stop();
+    }
+  }, 60_000);
+
+  it('refuses to restore over a database, and points DATABASE_URL users to their PostgreSQL tools', async () => {
+    const logger = pino({ level: 'silent' });
+    const archive = path.join(workDir, 'any.tar.gz');
+    await fs.writeFile(archive, '');
+    await expect(restoreEmbedded(cluster.dataDir, archive, logger)).rejects.toThrow(/already holds a database.*Nothing was changed/);
+    const external = { databaseUrl: cluster.connectionString, dataDir: cluster.dataDir };
+    await expect(runBackupCommand(external, ['backup', '--out', path.join(workDir, 'x.tar.gz')], logger)).rejects.toThrow(/pg_dump/);
+  });
+});
