@@ -51,7 +51,7 @@ describe('two SIGINTs in quick succession (Ctrl-C under npm start)', () => {
   it('stop the server once: it writes the scans it holds, stops the embedded PostgreSQL, and exits 0', async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-signals-'));
     // The server's own embedded cluster: DATA_DIR, no DATABASE_URL.
-    server = await startServiceProcess('server', '', { DATA_DIR: dataDir, SCAN_COMMIT_TIMEOUT_MS: '300', WEBHOOK_WORKER: 'false' });
+    server = await startServiceProcess('server', '', { DATA_DIR: dataDir, SCAN_COMMIT_TIMEOUT_MS: '300' });
     const embedded = await startEmbeddedPostgres(dataDir, silent); // the running one, shared
     const db = createDatabase(embedded.localConnectionString(), { logger: silent });
     const account = await createAccount(db, { name: 'signals', plan: 'business' });
@@ -79,6 +79,8 @@ describe('two SIGINTs in quick succession (Ctrl-C under npm start)', () => {
     const postmaster = (await clusterPids(dataDir).catch(() => []))[0];
     expect(postmaster === undefined || !signal(postmaster, 0), 'the embedded PostgreSQL is still running').toBe(true);
     expect(server.output()).not.toContain('"lost"');
+    // Everything that holds a connection (the webhook worker's pool too) stopped before PostgreSQL did.
+    expect(server.output()).not.toContain('terminating connection due to administrator command');
 
     const restarted = await startEmbeddedPostgres(dataDir, silent);
     const check = createDatabase(restarted.localConnectionString(), { logger: silent });
