@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema/index.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { ScanRecorderObserver } from '../metrics/scan-metrics.js';
 import { prepareScanBatch, type PreparedScanBatch, ScanBatchWriter, type ScanEvent } from './scan-batch.js';
 import type { ScanJournal } from './scan-journal.js';
@@ -536,6 +537,8 @@ export class ScanRecorder {
  * waited out without dropping anything.
  */
 function refusesTheData(error: unknown): boolean {
+  // A database that cannot take the batch now (down, out of disk or memory: src/db/unavailable.ts) refuses nothing.
+  if (isDatabaseUnavailable(error)) return false;
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }
