@@ -119,7 +119,7 @@ async function pruneScans(session: Database, scanDays: number, batchSize: number
       with codes as (
         select id from qr_codes where id > ${afterCode} order by id limit ${batchSize}
       ), doomed as (
-        delete from scan_groups where id in (
+        delete from scan_groups where id = any(array(
           select old.id from codes cross join lateral (
             select id from scan_groups
             where qr_code_id = codes.id
@@ -127,7 +127,7 @@ async function pruneScans(session: Database, scanDays: number, batchSize: number
               and id <= (select folded_through_id from scan_rollup_state)
             limit ${batchSize}
           ) old
-          limit ${batchSize})
+          limit ${batchSize}))
         returning coalesce(cardinality(times), 1) as scans
       )
       select count(*)::int as groups, coalesce(sum(scans), 0)::bigint as scans, (select max(id) from codes) as "lastCode"
