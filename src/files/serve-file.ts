@@ -11,10 +11,14 @@ export interface ServeFileTarget {
   fileId: string;
 }
 
+/** `?download=1` (a page's "Download" link): the file is saved under its name instead of shown. */
+export const DOWNLOAD_QUERY = 'download=1';
+
 /**
  * Answers a GET or HEAD for a stored file: the whole file or one byte range (206, reading only the chunks it
  * covers, so audio and video seek), 304 for a current ETag, 404 for a file that is not there (or not the
- * account's). Bytes go out chunk by chunk with back-pressure and stop when the client leaves.
+ * account's). Bytes go out chunk by chunk with back-pressure and stop when the client leaves. Shown `inline`,
+ * or as an `attachment` with `?download=1`.
  */
 export async function serveFile(db: Db, req: Request, res: Response, target: ServeFileTarget): Promise<void> {
   const file = await findLiveFile(db, target.fileId, target.accountId);
@@ -30,6 +34,10 @@ export async function serveFile(db: Db, req: Request, res: Response, target: Ser
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': contentSecurityPolicy(file),
   });
+  // A browser opening an audio or video URL plays it in a page of its own, sandboxed here (an opaque origin),
+  // whose player asks for the URL again in CORS mode: without this answer it stays empty. The file is public to
+  // anyone with its link already; the dashboard's copy (signed in, by account) is never shared this way.
+  if (target.accountId === undefined && isMedia(file)) res.set('Access-Control-Allow-Origin', '*');
   if (matchesEtag(req.get('If-None-Match'), etag)) {
     res.status(304).end();
     return;
@@ -45,7 +53,7 @@ export async function serveFile(db: Db, req: Request, res: Response, target: Ser
   res.set({
     'Content-Type': file.mediaType,
     'Content-Length': String(end - start + 1),
-    'Content-Disposition': contentDisposition('inline', file.originalName),
+    'Content-Disposition': contentDisposition(req.query.download === '1' ? 'attachment' : 'inline', file.originalName),
   });
   if (req.method === 'HEAD') {
     res.end();
@@ -63,15 +71,22 @@ const PRIVATE_CACHE = 'private, no-cache';
 
 /**
  * Nothing in a served file may run with this site's origin. Images, audio and video get the sandbox (a page
- * opened straight from a file URL is then an opaque origin) and no sources at all. A PDF cannot have
- * `sandbox`: Chrome refuses to show PDFs in a sandboxed document; its viewers (PDFium, pdf.js) run a PDF's
- * scripts in their own sandbox, and `nosniff` with a content-checked type keeps it a PDF.
+ * opened straight from a file URL is then an opaque origin) and no sources but their own: a browser opening an
+ * audio or video URL shows it in a page of its own whose player loads the URL again, as media, so audio and
+ * video allow `media-src 'self'` (without it that player stays empty). A PDF cannot have `sandbox`: Chrome
+ * refuses to show PDFs in a sandboxed document; its viewers (PDFium, pdf.js) run a PDF's scripts in their own
+ * sandbox, and `nosniff` with a content-checked type keeps it a PDF.
  */
 function contentSecurityPolicy(file: StoredFile): string {
   if (file.mediaType === 'application/pdf') {
     return "default-src 'none'; style-src 'unsafe-inline'; object-src 'self'; frame-ancestors 'self'";
   }
-  return "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'; sandbox";
+  const media = isMedia(file) ? " media-src 'self';" : '';
+  return `default-src 'none';${media} style-src 'unsafe-inline'; frame-ancestors 'self'; sandbox`;
+}
+
+function isMedia(file: StoredFile): boolean {
+  return file.mediaType.startsWith('audio/') || file.mediaType.startsWith('video/');
 }
 
 function matchesEtag(header: string | undefined, etag: string): boolean {

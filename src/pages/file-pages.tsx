@@ -1,8 +1,17 @@
 import type { ImagesContent, Mp3Content, PdfContent, VideoContent } from '../codes/types/index.js';
+import { DOWNLOAD_QUERY } from '../files/serve-file.js';
 import { type Publisher, PageShell } from './page-shell.js';
 import { fileUrl } from './page-style.js';
 
 // PDF, IMAGES, MP3 and VIDEO show an uploaded file; the files part serves it (range requests, ETag).
+
+/**
+ * The file as an attachment (src/files/serve-file.ts): saved, not opened. The `download` attribute alone is not
+ * enough: Safari on iOS and some in-app browsers ignore it and would open the player instead.
+ */
+function downloadUrl(fileId: string): string {
+  return `${fileUrl(fileId)}?${DOWNLOAD_QUERY}`;
+}
 
 export function PdfPage({ content, publisher }: { content: PdfContent; publisher: Publisher }) {
   return (
@@ -28,7 +37,10 @@ export function VideoPage({ content, publisher }: { content: VideoContent; publi
   return (
     <PageShell title={title} publisher={publisher}>
       {content.fileId ? (
-        <video src={fileUrl(content.fileId)} controls preload="metadata" aria-label={title} />
+        <>
+          <video src={fileUrl(content.fileId)} controls playsinline preload="metadata" aria-label={title} />
+          <p><a href={downloadUrl(content.fileId)} download>Download the video</a></p>
+        </>
       ) : (
         // A video elsewhere is a link, not an embed: the page itself makes no third-party request.
         <a class="b" href={content.url} rel="nofollow noopener">Watch the video</a>
@@ -42,7 +54,7 @@ export function Mp3Page({ content, publisher }: { content: Mp3Content; publisher
   return (
     <PageShell title={title} publisher={publisher}>
       <audio src={fileUrl(content.fileId)} controls preload="metadata" aria-label={title} />
-      <p><a href={fileUrl(content.fileId)}>Download the audio file</a></p>
+      <p><a href={downloadUrl(content.fileId)} download>Download the audio file</a></p>
     </PageShell>
   );
 }

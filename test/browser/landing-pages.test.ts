@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setBrandColor, setBrandLogo } from '../../src/accounts/branding.js';
@@ -8,7 +9,7 @@ import { storedExample } from '../support/code-type-examples.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import type { TestDatabase } from '../support/database.js';
-import { storeSampleFile } from '../support/sample-files.js';
+import { mp3, storeSampleFile } from '../support/sample-files.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -142,3 +143,121 @@ describe('landing pages on a phone', () => {
     await watched.context.close();
   }, BROWSER_TEST_TIMEOUT);
 });
+
+interface MediaState {
+  readyState: number;
+  duration: number;
+  error: number | null;
+}
+/** Read in the page: the state of the first media element `sel` matches (Chromium's own page for a media URL holds one). */
+const mediaState = (sel: string): MediaState | null => {
+  const media = document.querySelector(sel) as { readyState: number; duration: number; error: { code: number } | null } | null;
+  return media ? { readyState: media.readyState, duration: media.duration, error: media.error ? media.error.code : null } : null;
+};
+
+describe('audio and video on a phone', () => {
+  it('the MP3 page plays its file (metadata and a finite duration, through range requests), and its download link downloads it', async () => {
+    const person = await createPerson(database.db, { accountName: 'Radio Bakery' });
+    // 2.6 s of silence: 100 frames of 1,152 samples at 44.1 kHz.
+    const audio = await storeSampleFile(database.db, person.accountId, 'audio', 'jingle.mp3', mp3(100));
+    const created = await createTypedCode(database.db, {
+      accountId: person.accountId,
+      name: 'Jingle',
+      type: 'MP3',
+      content: { fileId: audio.id, title: 'Our jingle' },
+      siteUrl: app.config.siteUrl,
+      actor: { kind: 'user', userId: person.userId },
+    });
+    if (!created.ok) throw new Error(JSON.stringify(created.problems));
+    const watched = await watchedContext(browser, { viewport: PHONE });
+    const ranges: string[] = [];
+    watched.context.on('request', (request) => {
+      if (request.url().includes(audio.id)) ranges.push(request.headers().range ?? 'none');
+    });
+    const page = await watched.newPage();
+    await page.goto(`${app.origin}/r/${created.code.slug}`);
+    const state = () => page.evaluate(mediaState, 'audio');
+    await expect.poll(async () => (await state())?.readyState ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    const loaded = (await state())!;
+    expect(loaded.error).toBeNull();
+    expect(loaded.duration).toBeGreaterThan(2.5);
+    expect(loaded.duration).toBeLessThan(2.7);
+    expect(ranges.some((range) => range.startsWith('bytes='))).toBe(true);
+    expect(await watched.cspViolations(page)).toEqual([]);
+
+    // Opened straight from its URL (a link shared, an old page's link), the file plays in the browser's own player.
+    const direct = await watched.newPage();
+    await direct.goto(`${app.origin}/files/${audio.id}`);
+    const directState = () => direct.evaluate(mediaState, 'video, audio');
+    await expect.poll(async () => (await directState())?.readyState ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    expect((await directState())!.duration).toBeGreaterThan(2.5);
+    expect(await watched.cspViolations(direct)).toEqual([]);
+    // The download link saves the file instead of opening it.
+    const link = page.getByRole('link', { name: 'Download the audio file' });
+    const href = await link.getAttribute('href');
+    const answer = await fetch(`${app.origin}${href}`);
+    expect(answer.headers.get('content-disposition')).toBe(`attachment; filename="jingle.mp3"; filename*=UTF-8''jingle.mp3`);
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe('jingle.mp3');
+    expect((await readFile((await download.path())!)).equals(mp3(100))).toBe(true);
+
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
+
+  it('the video page plays its file inline on a phone, and its download link answers with an attachment', async () => {
+    const person = await createPerson(database.db, { accountName: 'Film Bakery' });
+    const watched = await watchedContext(browser, { viewport: PHONE });
+    const page = await watched.newPage();
+    const video = await storeSampleFile(database.db, person.accountId, 'video', 'clip.webm', await recordedWebm(page));
+    const created = await createTypedCode(database.db, {
+      accountId: person.accountId,
+      name: 'Clip',
+      type: 'VIDEO',
+      content: { fileId: video.id, title: 'Our clip' },
+      siteUrl: app.config.siteUrl,
+      actor: { kind: 'user', userId: person.userId },
+    });
+    if (!created.ok) throw new Error(JSON.stringify(created.problems));
+    await page.goto(`${app.origin}/r/${created.code.slug}`);
+    await expect.poll(async () => (await page.evaluate(mediaState, 'video'))?.readyState ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    expect((await page.evaluate(mediaState, 'video'))!.error).toBeNull();
+    expect(await watched.cspViolations(page)).toEqual([]);
+    const href = await page.getByRole('link', { name: 'Download the video' }).getAttribute('href');
+    const answer = await fetch(`${app.origin}${href}`, { headers: { range: 'bytes=0-99' } });
+    expect(answer.status).toBe(206);
+    expect(answer.headers.get('content-disposition')).toMatch(/^attachment; filename="clip.webm"/);
+    // Opened straight from its URL, the browser's own player plays it too.
+    await page.goto(`${app.origin}/files/${video.id}`);
+    await expect.poll(async () => (await page.evaluate(mediaState, 'video'))?.readyState ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
+});
+
+/** A real WebM video (VP8, 64×48, about half a second), recorded from a canvas by the browser's MediaRecorder. */
+async function recordedWebm(page: Page): Promise<Buffer> {
+  await page.goto('about:blank');
+  const base64 = await page.evaluate(`(async () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 64;
+    canvas.height = 48;
+    const context = canvas.getContext('2d');
+    const recorder = new MediaRecorder(canvas.captureStream(20), { mimeType: 'video/webm;codecs=vp8' });
+    const chunks = [];
+    recorder.ondataavailable = (event) => chunks.push(event.data);
+    const stopped = new Promise((resolve) => (recorder.onstop = resolve));
+    recorder.start();
+    // Ten frames drawn one animation frame apart: the recording is as long as drawing them takes.
+    for (let frame = 0; frame < 10; frame++) {
+      context.fillStyle = frame % 2 ? '#c00' : '#00c';
+      context.fillRect(0, 0, 64, 48);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    recorder.stop();
+    await stopped;
+    const bytes = new Uint8Array(await new Blob(chunks).arrayBuffer());
+    let binary = '';
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    return btoa(binary);
+  })()`);
+  return Buffer.from(base64 as string, 'base64');
+}

@@ -15,10 +15,13 @@ export function png(width = 4, height = 4, rgba: [number, number, number, number
 
 export const pdf = () => Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
 
-export function mp3(): Buffer {
-  // Three MPEG-1 Layer III frame headers (128 kbit/s, 44.1 kHz): 417 bytes a frame.
-  const bytes = Buffer.alloc(417 * 3);
-  for (let i = 0; i < 3; i++) bytes.set([0xff, 0xfb, 0x90, 0x64], i * 417);
+/**
+ * `frames` MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz, 417 bytes and 1,152 samples each) of silence: a header
+ * and zeros is a frame with no audio data, which a browser decodes and can tell the duration of.
+ */
+export function mp3(frames = 3): Buffer {
+  const bytes = Buffer.alloc(417 * frames);
+  for (let i = 0; i < frames; i++) bytes.set([0xff, 0xfb, 0x90, 0x64], i * 417);
   return bytes;
 }
 
