@@ -70,15 +70,20 @@ export async function backupEmbedded(dataDir: string, outFile: string, logger: L
     // Exit status 1: a file changed while it was read. Expected while the server writes; the WAL replayed at the
     // restored cluster's first start repairs it (which is why the backup copies the WAL at all).
     await tar(['-cf', tarFile, '-C', dataDir, ...EXCLUDED.map((pattern) => `--exclude=${pattern}`), 'pg', ...extras], { allowChanged: true });
-    const { rows: [stop] } = await admin.query<{ lsn: string; labelfile: string }>('select lsn::text, labelfile from pg_backup_stop(false)');
+    const { rows: [stop] } = await admin.query<{ lsn: string; wal: string; labelfile: string }>(
+      'select s.lsn::text, pg_walfile_name(s.lsn) as wal, s.labelfile from pg_backup_stop(false) as s');
 
     const labelDir = path.join(staging, 'label');
     await fs.mkdir(path.join(labelDir, 'pg'), { recursive: true });
     await fs.writeFile(path.join(labelDir, 'pg', 'backup_label'), stop!.labelfile);
     await tar(['-rf', tarFile, '-C', labelDir, 'pg/backup_label']);
-    // Every segment from the backup's start on (the slot keeps them), and the timelines' history files.
-    const wal = (await fs.readdir(path.join(pgData, 'pg_wal'))).filter((name) => (/^[0-9A-F]{24}$/.test(name) && name >= start!.wal) || name.endsWith('.history'));
-    if (!wal.includes(start!.wal)) throw new Error(`the WAL segment ${start!.wal} the backup starts in is missing from ${pgData}/pg_wal; nothing was written`);
+    // The segments from the backup's start to its end (the slot keeps them; pg_backup_stop switched to a new
+    // segment, so none of them is written any more), and the timelines' history files.
+    const wal = (await fs.readdir(path.join(pgData, 'pg_wal')))
+      .filter((name) => (/^[0-9A-F]{24}$/.test(name) && name >= start!.wal && name <= stop!.wal) || name.endsWith('.history'));
+    for (const needed of [start!.wal, stop!.wal]) {
+      if (!wal.includes(needed)) throw new Error(`the WAL segment ${needed} the backup needs is missing from ${pgData}/pg_wal; nothing was written`);
+    }
     await tar(['-rf', tarFile, '-C', dataDir, ...wal.map((name) => `pg/pg_wal/${name}`)]);
     sessionOpen = false;
     await admin.end(); // drops the slot: the WAL is in the archive
