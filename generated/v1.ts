@@ -302,7 +302,10 @@ export interface components {
          */
         Slug: string;
         /**
-         * @description A label for the code, 1 to 200 characters, without control characters. Leading and trailing whitespace is removed.
+         * @description A label for the code, 1 to 200 characters. Leading and trailing whitespace is removed. Refused with
+         *     `400 invalid_body`: control characters (line ends and tabs included), characters XML 1.0 does not allow
+         *     (U+FFFE, U+FFFF, unpaired surrogates; a name can be printed in an image), and a name made only of
+         *     whitespace or invisible characters (such as U+200B zero width space).
          * @example Spring poster
          */
         Name: string;

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { idPattern, newId } from '../ids.js';
 import type { Db } from '../db/schema/index.js';
 import { isPlanName, PLANS, type PlanName } from './plans.js';
+import { singleLineTextProblem } from '../text-rules.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_PREFIX = 'qrk_';
@@ -62,9 +63,6 @@ export interface CreatedApiKey {
 /** A key's name is for people telling keys apart in the dashboard: short, on one line. */
 export const MAX_API_KEY_NAME_LENGTH = 100;
 
-// C0 controls and DEL: invisible in a list, and PostgreSQL cannot store NUL in text at all.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-
 /** A refused key name (too long, control characters); the dashboard shows the message beside the field. */
 export class ApiKeyNameError extends Error {
   constructor(message: string) {
@@ -82,7 +80,8 @@ export function parseApiKeyName(raw: string | undefined | null): ApiKeyNameResul
   if ([...name].length > MAX_API_KEY_NAME_LENGTH) {
     return { ok: false, message: `must be at most ${MAX_API_KEY_NAME_LENGTH} characters` };
   }
-  if (CONTROL_CHARACTERS.test(name)) return { ok: false, message: 'must not contain control characters' };
+  const problem = singleLineTextProblem(name);
+  if (problem !== undefined) return { ok: false, message: problem };
   return { ok: true, name };
 }
 

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { isUnstorableText } from '../db/unstorable-text.js';
 import { ApiError, errors, type FieldError } from '../errors.js';
 import { NOT_UTF8 } from './request-guards.js';
 import { MAX_BODY_BYTES } from './router.js';
@@ -30,7 +31,7 @@ interface BodyParserError {
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, req.method);
     if (apiError.code === 'service_unavailable') {
       // An outage, not a bug: one line per request without the stack, which says nothing here.
       const { message, code } = error as { message?: string; code?: string };
@@ -59,9 +60,16 @@ export const notFoundHandler: RequestHandler = () => {
   throw errors.notFound('No such endpoint.');
 };
 
-function toApiError(error: unknown): ApiError {
+function toApiError(error: unknown, method: string): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) return errors.serviceUnavailable(DATABASE_RETRY_AFTER_SECONDS);
+  if (isUnstorableText(error)) {
+    // Text the checks let through that PostgreSQL cannot store (a NUL): the request's input, never our failure.
+    const problem = { message: 'contains characters that are not text (NUL or other control characters)' };
+    return method === 'GET' || method === 'HEAD' || method === 'DELETE'
+      ? errors.invalidQuery([{ path: '/query', ...problem }])
+      : errors.invalidBody([{ path: '/body', ...problem }]);
+  }
   if (isBodyParserError(error)) {
     if (error.status === 413) return errors.bodyTooLarge(MAX_BODY_BYTES / 1024);
     if (error.type === 'charset.unsupported') return errors.invalidBody([NOT_UTF8], 'The request body is not UTF-8.');
@@ -88,6 +96,15 @@ function toApiError(error: unknown): ApiError {
         return errors.invalidBody([{ path: '/body', message: 'must be sent as application/json' }]);
     }
   }
+  const status = clientErrorStatus(error);
+  if (status !== undefined) {
+    // The framework's other client errors (Express's router throws a URIError with status 400 for a path that is
+    // not valid percent-encoding, as in /files/%): the request's fault, never a 500.
+    if (status === 404) return errors.notFound('No such endpoint.');
+    if (status === 413) return errors.bodyTooLarge(MAX_BODY_BYTES / 1024);
+    if (error instanceof URIError) return errors.invalidQuery([{ path: '/path', message: 'is not valid percent-encoding' }]);
+    return errors.invalidBody([{ path: '/body', message: 'could not be read' }]);
+  }
   return errors.internal();
 }
 
@@ -106,4 +123,12 @@ function isBodyParserError(error: unknown): error is BodyParserError {
   if (typeof error !== 'object' || error === null) return false;
   const { status, expose } = error as Partial<BodyParserError>;
   return expose === true && typeof status === 'number' && status >= 400 && status < 500 && !('errors' in error);
+}
+
+/** A status (or statusCode) from 400 to 499 that the framework put on an error it threw. */
+function clientErrorStatus(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  const given = typeof status === 'number' ? status : statusCode;
+  return typeof given === 'number' && Number.isInteger(given) && given >= 400 && given <= 499 ? given : undefined;
 }

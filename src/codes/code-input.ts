@@ -1,22 +1,22 @@
+import { isInvisibleOnly, singleLineTextProblem } from '../text-rules.js';
 import { parseDestinationUrl } from './destination-url.js';
 
 /** ARCHITECTURE: a code's name is 1–200 characters after trimming (the contract's `Name` schema says the same). */
 export const MAX_NAME_LENGTH = 200;
 
-// C0 controls and DEL: invisible in a dashboard, and PostgreSQL cannot store NUL in text at all.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-
 export type CodeNameResult = { ok: true; name: string } | { ok: false; message: string };
 
 /**
- * A code's name as it is stored: trimmed, not blank, at most 200 characters, no control characters.
+ * A code's name as it is stored: trimmed, not blank (nor only invisible characters such as U+200B), at most 200
+ * characters, no control characters nor anything else XML cannot carry (a name can be printed in an image).
  * Length counts code points, as JSON Schema's `maxLength` does in the contract, so an emoji is one character.
  */
 export function parseCodeName(raw: string): CodeNameResult {
   const name = raw.trim();
-  if (name.length === 0) return { ok: false, message: 'must not be blank' };
+  if (name.length === 0 || isInvisibleOnly(name)) return { ok: false, message: 'must not be blank' };
   if ([...name].length > MAX_NAME_LENGTH) return { ok: false, message: `must be at most ${MAX_NAME_LENGTH} characters` };
-  if (CONTROL_CHARACTERS.test(name)) return { ok: false, message: 'must not contain control characters' };
+  const problem = singleLineTextProblem(name);
+  if (problem !== undefined) return { ok: false, message: problem };
   return { ok: true, name };
 }
 

@@ -2,6 +2,7 @@ import express, { Router } from 'express';
 import { loadAssets } from './assets.js';
 import type { DashboardDependencies } from './context.js';
 import { dashboardErrorHandler, dashboardNotFound } from './errors.js';
+import { refuseNonTextFields } from './forms.js';
 import { dashboardContext, isDashboardPath, isPublicPath, requireSignedIn } from './middleware.js';
 import { analyticsRoutes } from './routes/analytics-routes.js';
 import { apiWebhooksRoutes } from './routes/api-webhooks-routes.js';
@@ -24,6 +25,7 @@ export function createDashboardRouter(deps: DashboardDependencies): Router {
   const dashboard = Router();
   // Forms are small; file uploads (a later part) get their own parser on their own routes.
   dashboard.use(express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 200 }));
+  dashboard.use(refuseNonTextFields);
   dashboard.use(dashboardContext(deps, assets.urls));
   // Signing in is checked here once for every page but the public ones, so no route can forget it.
   dashboard.use((req, res, next) => (isPublicPath(req.path) ? next() : requireSignedIn(req, res, next)));

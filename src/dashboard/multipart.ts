@@ -1,7 +1,8 @@
 import type { Request } from 'express';
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
-import { DashboardError } from './errors.js';
+import { hasNonTextCharacters } from '../text-rules.js';
+import { DashboardError, notText } from './errors.js';
 
 export interface MultipartLimits {
   /** Files in one request; a form with more is refused. */
@@ -71,6 +72,7 @@ export async function readMultipart(
   const done = new Promise<void>((resolve) => {
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated) fail(badUpload('A field of this form is longer than allowed.'));
+      else if (hasNonTextCharacters(name) || hasNonTextCharacters(value)) fail(notText());
       else fields[name] = value;
     });
     parser.on('file', (field, stream, info) => {
@@ -80,6 +82,12 @@ export async function readMultipart(
       });
       // A file input left empty still sends a part, with no name and no bytes.
       if (failure !== undefined || info.filename === undefined || info.filename === '') {
+        stream.resume();
+        return;
+      }
+      // The name is shown and stored (and a NUL cannot be): the same rule as every text field.
+      if (hasNonTextCharacters(info.filename)) {
+        fail(notText());
         stream.resume();
         return;
       }

@@ -3,6 +3,7 @@ import type { Db } from '../db/schema/index.js';
 import { errors } from '../errors.js';
 import { idPattern, newId } from '../ids.js';
 import type { Design } from '../qr/design/design.js';
+import { isInvisibleOnly, singleLineTextProblem } from '../text-rules.js';
 import { requireDesign, storedDesign } from './checked-design.js';
 
 export interface DesignTemplate {
@@ -110,8 +111,9 @@ export async function deleteDesignTemplate(db: Db, input: { accountId: string; i
 
 function templateName(raw: string): string {
   const name = raw.trim();
-  if (name.length === 0) throw new TemplateNameInvalidError('Give the template a name.');
+  if (name.length === 0 || isInvisibleOnly(name)) throw new TemplateNameInvalidError('Give the template a name.');
   if ([...name].length > MAX_TEMPLATE_NAME) throw new TemplateNameInvalidError(`A template name is at most ${MAX_TEMPLATE_NAME} characters.`);
+  if (singleLineTextProblem(name) !== undefined) throw new TemplateNameInvalidError('A template name must not contain control characters.');
   return name;
 }
 

@@ -44,10 +44,18 @@ export async function rasteriseSvg(svg: Buffer): Promise<Buffer> {
   if (!(size.width > 0 && size.height > 0)) {
     throw new FileRejectedError('invalid_svg', 'This SVG has no size; give it a width and height or a viewBox.');
   }
-  // Fit the longer side, so a 1 x 100000 document cannot ask for a huge bitmap.
+  // Fit the longer side, so a 1 x 100000 document cannot ask for a huge bitmap; a shorter side that would then be
+  // under one pixel (1 x 100000000) draws nothing at all (resvg: "Target size is zero").
+  if ((Math.min(size.width, size.height) / Math.max(size.width, size.height)) * RASTER_SIDE < 1) {
+    throw new FileRejectedError('invalid_svg', `This SVG is too narrow to draw (${size.width} × ${size.height}); export it with a sensible width and height.`);
+  }
   const fitTo = size.width >= size.height ? { mode: 'width' as const, value: RASTER_SIDE } : { mode: 'height' as const, value: RASTER_SIDE };
-  const rendered = await renderAsync(safe, { ...options, fitTo });
-  return rendered.asPng();
+  try {
+    return (await renderAsync(safe, { ...options, fitTo })).asPng();
+  } catch {
+    // resvg read the document above, so a failure to draw it is about the document too, never ours.
+    throw new FileRejectedError('invalid_svg', 'This SVG could not be drawn; export it again from your design tool.');
+  }
 }
 
 // Any namespace prefix: XML allows prefixes that start with non-ASCII letters (é:href), and resvg resolves the

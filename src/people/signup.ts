@@ -2,6 +2,7 @@ import { type Account, createAccount } from '../accounts/account-service.js';
 import type { PlanName } from '../accounts/plans.js';
 import type { Db } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
+import { isInvisibleOnly, singleLineTextProblem } from '../text-rules.js';
 import { InvalidAccountNameError } from './errors.js';
 import { hashPassword } from './passwords.js';
 import { insertUser, requireAcceptablePassword, requireEmail, type User } from './users.js';
@@ -19,8 +20,12 @@ export async function signUp(
   input: { accountName: string; email: string; password: string; plan: PlanName },
 ): Promise<{ account: Account; user: User }> {
   const name = input.accountName.trim();
-  if (name.length === 0 || name.length > ACCOUNT_NAME_MAX_LENGTH) {
+  if (name.length === 0 || isInvisibleOnly(name) || name.length > ACCOUNT_NAME_MAX_LENGTH) {
     throw new InvalidAccountNameError(`Enter an account name of 1 to ${ACCOUNT_NAME_MAX_LENGTH} characters.`);
+  }
+  // It is shown in pages, invitation mails and their subjects: one line of plain text (as a code's name).
+  if (singleLineTextProblem(name) !== undefined) {
+    throw new InvalidAccountNameError('An account name must not contain control characters or line breaks.');
   }
   const email = requireEmail(input.email);
   const passwordHash = await hashPassword(requireAcceptablePassword(input.password));

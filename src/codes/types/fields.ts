@@ -1,3 +1,4 @@
+import { isInvisibleOnly, multiLineTextProblem, singleLineTextProblem } from '../../text-rules.js';
 import { parseDestinationUrl } from '../destination-url.js';
 
 /** Where a content field is at fault, as a JSON pointer into the content (`/links/0/url`), and why. */
@@ -16,9 +17,6 @@ type Valued<F> = F extends Field<infer T> ? T : never;
 type Optional<S extends Shape, R extends keyof S> = { [K in Exclude<keyof S, R>]?: Valued<S[K]> };
 export type ObjectOf<S extends Shape, R extends keyof S> = { [K in R]: Valued<S[K]> } & Optional<S, R>;
 
-// C0 controls and DEL: invisible on a page, and PostgreSQL cannot store NUL. Multi-line text keeps \n and \t.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-const CONTROL_EXCEPT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 /**
  * A strict object: unknown keys refused, required keys present, every problem reported at once (a form marks
@@ -62,14 +60,16 @@ export function contentParser<T>(field: Field<T>): (input: unknown) => ContentRe
 
 /** Trimmed text of 1–`max` characters (code points, as the API's name rule counts them). */
 export function text(max: number, options: { multiline?: boolean } = {}): Field<string> {
-  const forbidden = options.multiline ? CONTROL_EXCEPT_LINES : CONTROL_CHARACTERS;
+  // Multi-line text keeps \n and \t; both refuse what PostgreSQL or XML cannot carry (src/text-rules.ts).
+  const textProblem = options.multiline ? multiLineTextProblem : singleLineTextProblem;
   return (value, path, problems) => {
     if (typeof value !== 'string') return fail(problems, path, 'must be a string');
     // Line ends are kept as \n only: pages and vCard/iCalendar escaping then have one form to handle.
     const trimmed = value.replace(/\r\n?/g, '\n').trim();
-    if (trimmed === '') return fail(problems, path, 'must not be blank');
+    if (trimmed === '' || isInvisibleOnly(trimmed)) return fail(problems, path, 'must not be blank');
     if ([...trimmed].length > max) return fail(problems, path, `must be at most ${max} characters`);
-    if (forbidden.test(trimmed)) return fail(problems, path, 'must not contain control characters');
+    const problem = textProblem(trimmed);
+    if (problem !== undefined) return fail(problems, path, problem);
     return trimmed;
   };
 }

@@ -3,6 +3,8 @@
  * dashboard's forms, bulk import and the API alike; whether a valid design still scans is design-checks.ts.
  */
 
+import { isInvisibleOnly, singleLineTextProblem } from '../../text-rules.js';
+
 /** `#rrggbb`, lower case (parseDesign normalises `#RGB` and upper case to it). */
 export type Colour = string;
 
@@ -231,8 +233,6 @@ function parseFrame(reader: Reader, input: unknown, path: string): Frame {
 }
 
 const HEX_COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
-// C0 controls and DEL cannot appear in XML 1.0 text (and would be invisible anyway).
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** Reads typed values, recording a problem (and returning a harmless placeholder) for each one that is wrong. */
 class Reader {
@@ -289,16 +289,17 @@ class Reader {
     return input === true;
   }
 
-  /** Trimmed, 1–`max` characters counted as code points, no control characters. */
+  /** Trimmed, 1–`max` characters counted as code points, visible, nothing XML 1.0 cannot carry (it goes into SVG). */
   text(input: unknown, path: string, max: number): string {
     if (typeof input !== 'string') {
       this.problem(path, 'must be text');
       return '';
     }
     const text = input.trim();
-    if (text.length === 0) this.problem(path, 'must not be blank');
+    const problem = singleLineTextProblem(text);
+    if (text.length === 0 || isInvisibleOnly(text)) this.problem(path, 'must not be blank');
     else if ([...text].length > max) this.problem(path, `must be at most ${max} characters`);
-    else if (CONTROL_CHARACTERS.test(text)) this.problem(path, 'must not contain control characters');
+    else if (problem !== undefined) this.problem(path, problem);
     return text;
   }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CornerDotShape, CornerFrameShape, Design, DesignProblem, Fill } from './design.js';
 import { prepareDesign, type QrMatrix } from './design-checks.js';
+import { toXmlText } from '../../text-rules.js';
 
 /** The family the frame text asks for; render-png.ts loads DejaVu's files, so resvg finds it on every machine. */
 export const FRAME_FONT_FAMILY = 'DejaVu Sans';
@@ -253,6 +254,7 @@ function num(value: number): string {
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
+/** Escaped, and with what XML 1.0 cannot carry replaced (text saved before the rules of text-rules.ts refused it). */
 function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+  return toXmlText(text).replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 }
