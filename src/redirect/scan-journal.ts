@@ -110,7 +110,12 @@ export class ScanJournal {
           this.fileBytes = (await this.handle.stat()).size;
           await syncDirectory(this.options.dir);
         }
-        await this.handle.write(record);
+        // A write may be short (a disk with room for part of it): the rest is written, or fails with ENOSPC.
+        for (let written = 0; written < record.length; ) {
+          const { bytesWritten } = await this.handle.write(record, written, record.length - written);
+          if (bytesWritten === 0) throw Object.assign(new Error('the journal write made no progress'), { code: 'ENOSPC' });
+          written += bytesWritten;
+        }
         await this.handle.datasync();
       } catch (error) {
         await this.undoPartialWrite();

@@ -1,6 +1,8 @@
+import { execFile as execFileCallback } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/accounts/webhook-settings.js';
@@ -21,7 +23,9 @@ let owner: TestAccount;
 const processes: ServiceProcess[] = [];
 const redirects: Redirect[] = [];
 const journalDirs: string[] = [];
+const execFile = promisify(execFileCallback);
 const silent = pino({ level: 'silent' });
+const METRICS_TOKEN = 'journal-test-metrics-token';
 
 beforeAll(async () => {
   cluster = await startOwnCluster();
@@ -55,7 +59,9 @@ async function createCode(name: string) {
 
 /** A server process with a journal in `dir`, no webhook worker, and a short commit timeout. */
 async function serverWithJournal(dir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const server = await startServiceProcess('server', cluster.connectionString, { SCAN_JOURNAL_DIR: dir, SCAN_COMMIT_TIMEOUT_MS: '300', WEBHOOK_WORKER: 'false', ...env });
+  const server = await startServiceProcess('server', cluster.connectionString, {
+    SCAN_JOURNAL_DIR: dir, SCAN_COMMIT_TIMEOUT_MS: '300', WEBHOOK_WORKER: 'false', METRICS_TOKEN: METRICS_TOKEN, ...env,
+  });
   processes.push(server);
   return server;
 }
@@ -126,6 +132,10 @@ describe('scans answered while PostgreSQL is frozen, then kill -9 of the server'
     await cluster.freeze();
     const answered = await scanMarked(server.origin!, code.slug, 40);
     expect(answered).toHaveLength(40);
+    const metrics = await (await fetch(`${server.origin}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    expect(metrics).toMatch(/^qroute_scans_journaled_total 40$/m);
+    expect(metrics).toMatch(/^qroute_scans_unjournaled_total 0$/m);
+    expect(metrics).toMatch(/^qroute_scan_journal_bytes [1-9]\d*$/m);
     server.kill('SIGKILL');
     await expect.poll(() => server.alive()).toBe(false);
     expect(await journalFiles(dir)).not.toEqual([]);
@@ -188,6 +198,31 @@ describe('the scan journal file', () => {
     expect((await scanCountsOf(cluster.db, code.id)).scans).toBe(4);
     expect(recorder.journalStats).toMatchObject({ tornRecords: 1, replayedScans: 4 });
     await recorder.stop(1_000);
+  });
+
+  // A real full disk: a tmpfs of 64 KB (mounting needs root).
+  it.runIf(process.getuid?.() === 0)('on a full disk refuses batches without throwing or tearing the file, and takes them again once there is room', async () => {
+    const dir = await journalDir();
+    await execFile('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]);
+    try {
+      const code = await createCode('Full disk poster');
+      const batch = () => prepareScanBatch(Array.from({ length: 100 }, (_, n) => scanOf(code, `f${n}.journal.test`)));
+      const journal = await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent);
+      expect(await journal.append([batch()])).toBe(true);
+      const filler = path.join(dir, 'filler');
+      await fs.writeFile(filler, Buffer.alloc(64 * 1024)).catch((error: NodeJS.ErrnoException) => expect(error.code).toBe('ENOSPC'));
+      expect(await journal.append([batch()])).toBe(false);
+      expect(journal.stats).toMatchObject({ journaledScans: 100, unjournaledScans: 100 });
+      await fs.rm(filler);
+      expect(await journal.append([batch()])).toBe(true);
+      await journal.close();
+      const [file] = await journalFiles(dir);
+      const read = await journal.read(path.join(dir, file!));
+      expect(read.batches).toHaveLength(2);
+      expect(read.tornRecords).toBe(0);
+    } finally {
+      await execFile('umount', ['--lazy', dir]);
+    }
   });
 
   it('takes no batch past SCAN_JOURNAL_MAX_MB: it says so, and counts the scans it could not keep', async () => {
