@@ -11,6 +11,7 @@ import { createApiRouter } from './api/router.js';
 import { createDashboardRouter } from './dashboard/index.js';
 import { createDocsRouter } from './docs.js';
 import { serveFile } from './files/serve-file.js';
+import { loggableUrl } from './logger.js';
 import { createMetricsHandler, type Metrics } from './metrics/index.js';
 import { createQrImages, type QrImages } from './qr/index.js';
 import { CONTRACT_PATH, DOCS_DIR } from './paths.js';
@@ -61,7 +62,8 @@ export function createApp({ config, db, logger, box, images: givenImages, metric
       customLogLevel: (_req, res, error): LevelWithSilent =>
         res.statusCode === 503 ? 'warn' : error || res.statusCode >= 500 ? 'error' : 'info',
       serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        // Never the raw URL: upload actions carry the CSRF token in their query, links carry invitation tokens.
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: loggableUrl(req.url) }),
       },
     }),
   );
