@@ -30,7 +30,7 @@ afterAll(async () => {
   }
 });
 
-function signal(pid: number, name: NodeJS.Signals): boolean {
+function signal(pid: number, name: NodeJS.Signals | 0): boolean {
   try {
     process.kill(pid, name);
     return true;
