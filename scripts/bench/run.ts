@@ -12,6 +12,9 @@
  *
  * Then the outage part (see outage.ts): PostgreSQL stopped under a steady load, and how long scans live only in memory.
  *
+ * `webhook-crash` (not run by default, see webhook-crash.ts): webhook ids sent twice across a PostgreSQL crash
+ * (`pg_ctl stop -m immediate`) under BENCH_CRASH_RATE scans/s (default 300), BENCH_CRASH_SECONDS down (default 10).
+ *
  * `image-flood` (not run by default, see image-flood.ts): redirect latency alone and while one client loops on
  * 4096-pixel PNGs.
  *
@@ -42,6 +45,7 @@ import { PROJECT_ROOT } from '../../src/paths.js';
 import { benchAnalytics } from './analytics.js';
 import { benchImageFlood } from './image-flood.js';
 import { benchOutage } from './outage.js';
+import { benchWebhookCrash } from './webhook-crash.js';
 import { benchWebhooks } from './webhooks.js';
 import { cleanUpWhenInterrupted, fmt, killAll, load, type LoadResult, median, start, stop, waitFor } from './processes.js';
 
@@ -51,7 +55,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,100').split(',').map(Number);
 /** BENCH_CODES: how many codes the redirect load is spread over, at random (default 1, at most 1,000). */
 const CODES = Number(process.env.BENCH_CODES ?? 1);
-/** `redirect`, `webhooks`, `outage`, `image-flood`, `analytics`, comma-separated; the default is `redirect,webhooks,outage`. */
+/** `redirect`, `webhooks`, `outage`, `webhook-crash`, `image-flood`, `analytics`, comma-separated; the default is `redirect,webhooks,outage`. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'redirect,webhooks,outage').split(','));
 
 
@@ -164,6 +168,10 @@ async function main() {
     }
     if (PARTS.has('outage')) {
       const lines = await benchOutage({ rate: Number(process.env.BENCH_OUTAGE_RATE ?? 2_000), outageSeconds: Number(process.env.BENCH_OUTAGE_SECONDS ?? 10) });
+      console.log(`\n${lines.join('\n')}`);
+    }
+    if (PARTS.has('webhook-crash')) {
+      const lines = await benchWebhookCrash({ rate: Number(process.env.BENCH_CRASH_RATE ?? 300), downSeconds: Number(process.env.BENCH_CRASH_SECONDS ?? 10) });
       console.log(`\n${lines.join('\n')}`);
     }
     // Last: its tables of millions of rows would slow the other parts down.

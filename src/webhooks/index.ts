@@ -24,10 +24,12 @@ export function createWebhookDelivery(
   tuning: WebhookDeliveryTuning = {},
 ) {
   const logger = deps.logger.child({ part: 'webhooks' });
-  // The worker's own pool, with asynchronous commit: its writes (claims, attempt records) only ever risk a
-  // duplicate delivery if PostgreSQL crashes, and waiting for a WAL flush per delivery cut throughput by
-  // most of it. Outbox rows are written by the scan path, with synchronous commit, so none is ever lost.
-  const db = createDatabase(deps.connectionString, { logger, maxConnections: 8, asyncCommit: true });
+  // The worker's own pool, with synchronous commit: a claim is durable before its request is sent, and an outcome
+  // before the worker forgets it. With asynchronous commit a PostgreSQL crash forgot the last few hundred
+  // milliseconds of both whenever no other commit had flushed them: forgotten claims were made and sent again at
+  // once, forgotten outcomes sent again when their lease ran out (BENCH_PARTS=webhook-crash). Claims and outcomes
+  // are each written many to a statement (AttemptRecorder), so a WAL flush is shared by a batch, not paid per delivery.
+  const db = createDatabase(deps.connectionString, { logger, maxConnections: 8 });
   const options = { ...DEFAULT_WORKER_OPTIONS, ...tuning.worker };
   const sender = new WebhookSender({
     allowPrivateAddresses: deps.allowPrivateWebhookUrls,

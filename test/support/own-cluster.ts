@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import pino from 'pino';
 import { createDatabase, type DatabaseTimeouts, migrateToLatest } from '../../src/db/database.js';
 import { startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
+import { loadBinaries, run, unprivilegedUser } from '../../src/db/embedded-postgres-process.js';
 import type { Database } from '../../src/db/schema/index.js';
 
 const execFile = promisify(execFileCallback);
@@ -29,6 +30,11 @@ export interface OwnCluster {
   stop(): Promise<void>;
   /** The postmaster gets SIGKILL, as in a crash; its backends exit when they notice. */
   kill(): Promise<void>;
+  /**
+   * `pg_ctl stop -m immediate`: every server process quits at once, with no checkpoint, and the next start runs
+   * crash recovery. Commits whose WAL was not flushed yet (`synchronous_commit = off`) are forgotten.
+   */
+  crash(): Promise<void>;
   /** SIGSTOP to the postmaster and every backend: connections are accepted by the kernel and never answered. */
   freeze(): Promise<void>;
   thaw(): Promise<void>;
@@ -69,6 +75,10 @@ export async function startOwnCluster(): Promise<OwnCluster> {
     kill: async () => {
       killed = await clusterPids();
       process.kill(killed[0]!, 'SIGKILL');
+    },
+    crash: async () => {
+      const binaries = await loadBinaries();
+      await run(binaries.pg_ctl, ['stop', '-w', '-m', 'immediate', '-D', path.join(dataDir, 'pg')], await unprivilegedUser(dataDir));
     },
     freeze: async () => {
       frozen = await clusterPids();
