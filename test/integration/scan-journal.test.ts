@@ -200,6 +200,24 @@ describe('the scan journal file', () => {
     await recorder.stop(1_000);
   });
 
+  it('is never claimed from a live process sharing the directory, and is claimed once that process has stopped', async () => {
+    const dir = await journalDir();
+    const code = await createCode('Shared directory poster');
+    const first = await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent);
+    const second = await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent);
+    expect(await first.append([prepareScanBatch([scanOf(code, 'live.journal.test')])])).toBe(true);
+    expect(await second.claimAbandoned()).toEqual([]);
+    expect(await journalFiles(dir)).toEqual([`${first.token}.journal`]);
+
+    await first.close(); // stopped with a batch unwritten
+    const claimed = await second.claimAbandoned();
+    expect(claimed).toHaveLength(1);
+    expect(path.basename(claimed[0]!)).toMatch(new RegExp(`^${second.token}\\.claimed-`));
+    expect((await second.read(claimed[0]!)).batches).toHaveLength(1);
+    expect(await first.claimAbandoned()).toEqual([]); // a rename succeeds once: nobody else gets it
+    await second.close();
+  });
+
   // A real full disk: a tmpfs of 64 KB (mounting needs root).
   it.runIf(process.getuid?.() === 0)('on a full disk refuses batches without throwing or tearing the file, and takes them again once there is room', async () => {
     const dir = await journalDir();
