@@ -79,6 +79,8 @@ export class CodeLookup {
   private unresponsive = false;
   /** Lookups that gave up waiting for the database (each one a scan that waited the whole timeout). */
   private timeoutCount = 0;
+  /** When the last background lookup started while the database counted as unresponsive. */
+  private probeStartedAt = 0;
 
   constructor(
     private readonly db: Database,
@@ -99,8 +101,13 @@ export class CodeLookup {
     if (fresh) return fresh;
     const cached = this.codes.peek(slug) ?? this.gone.peek(slug);
     if (cached && this.unresponsive) {
-      // One probe at a time: a frozen database would otherwise collect a hung query (and a pool connection) per slug.
-      if (this.inFlight.size === 0) this.lookup(slug).catch(() => undefined);
+      // One probe at a time: a frozen database would otherwise collect a hung query (and a pool connection) per
+      // slug. Another after `unknownLookupTimeoutMs`, so one stuck on a connection that will never answer (a host
+      // that failed over) does not keep the cache stale until the pool's query timeout.
+      if (this.inFlight.size === 0 || this.now() - this.probeStartedAt > this.options.unknownLookupTimeoutMs) {
+        this.probeStartedAt = this.now();
+        this.lookup(slug).catch(() => undefined);
+      }
       return cached.target;
     }
     return this.within(this.lookup(slug), cached);
@@ -159,6 +166,8 @@ export class CodeLookup {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.timeoutCount++;
+        // The lookup that timed out goes on: it is the probe that finds out when the database answers.
+        if (!this.unresponsive) this.probeStartedAt = this.now();
         this.unresponsive = true;
         if (lastKnown) resolve(lastKnown.target);
         else reject(new LookupTimeoutError(`the database did not answer within ${timeoutMs} ms`));
