@@ -36,7 +36,7 @@ export function createScanMetrics(registry: Registry): ScanMetrics {
   });
   new Counter({
     name: 'qroute_scans_dropped_total',
-    help: 'Scans lost: memory full during a database outage (SCAN_MEMORY_LIMIT), or refused by the database.',
+    help: 'Scans lost: memory full during a database outage (SCAN_MEMORY_LIMIT) with scans in no journal, or refused by the database.',
     registers: [registry],
     collect() {
       this.reset();

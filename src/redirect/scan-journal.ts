@@ -28,7 +28,10 @@ const HEADER_BYTES = 12;
 type JournaledScan = [string, string, number | null, string, string, string, string, string | null, 0 | 1];
 
 export interface ReadJournal {
-  batches: PreparedScanBatch[];
+  /** Formed one at a time as they are iterated (once). */
+  batches: Iterable<PreparedScanBatch>;
+  /** Whole records found. */
+  records: number;
   /** Records that failed their length or checksum (a torn last write, or damage), skipped. */
   tornRecords: number;
   skippedBytes: number;
@@ -225,24 +228,27 @@ export class ScanJournal {
     }
   }
 
-  /** Reads a claimed file's batches, skipping records that fail their length or checksum. */
+  /**
+   * Reads a claimed file, skipping records that fail their length or checksum. The records are checked at once;
+   * each batch is formed only when iterated, so a large file costs its bytes in memory, not its scans as objects.
+   */
   async read(file: string): Promise<ReadJournal> {
     const bytes = await fs.readFile(file);
-    const batches: PreparedScanBatch[] = [];
+    const records: Array<{ start: number; end: number }> = [];
     let tornRecords = 0;
     let skippedBytes = 0;
     let offset = 0;
     while (offset < bytes.length) {
-      const batch = decodeRecordAt(bytes, offset);
-      if (batch) {
-        batches.push(batch.batch);
-        offset = batch.end;
+      const end = wholeRecordAt(bytes, offset);
+      if (end !== undefined) {
+        records.push({ start: offset, end });
+        offset = end;
         continue;
       }
       // A torn or damaged record: skip to the next whole one, if any (only a last record is torn by a crash).
       tornRecords++;
       let next = offset + 1;
-      while (next < bytes.length && !(bytes.length - next >= HEADER_BYTES && bytes.readUInt32LE(next) === MAGIC && decodeRecordAt(bytes, next))) next++;
+      while (next < bytes.length && wholeRecordAt(bytes, next) === undefined) next++;
       skippedBytes += next - offset;
       offset = next;
     }
@@ -250,7 +256,15 @@ export class ScanJournal {
       this.stats.tornRecords += tornRecords;
       this.logger.warn({ file: path.basename(file), tornRecords, skippedBytes }, 'scan journal held torn records; skipped');
     }
-    return { batches, tornRecords, skippedBytes };
+    const logger = this.logger;
+    function* batches(): Generator<PreparedScanBatch> {
+      for (const { start, end } of records) {
+        const batch = decodePayload(bytes.subarray(start + HEADER_BYTES, end));
+        if (batch) yield batch;
+        else logger.error({ file: path.basename(file), offset: start }, 'scan journal record with a valid checksum could not be read; skipped');
+      }
+    }
+    return { batches: batches(), records: records.length, tornRecords, skippedBytes };
   }
 
   /** A claimed file whose every batch is committed. */
@@ -323,20 +337,22 @@ function encodeRecord(batch: PreparedScanBatch): Buffer {
   return Buffer.concat([header, payload]);
 }
 
-function decodeRecordAt(bytes: Buffer, offset: number): { batch: PreparedScanBatch; end: number } | undefined {
+/** Where the whole record at `offset` ends: its magic, its length within the file, its checksum; else undefined. */
+function wholeRecordAt(bytes: Buffer, offset: number): number | undefined {
   if (bytes.length - offset < HEADER_BYTES || bytes.readUInt32LE(offset) !== MAGIC) return undefined;
-  const length = bytes.readUInt32LE(offset + 4);
-  const end = offset + HEADER_BYTES + length;
+  const end = offset + HEADER_BYTES + bytes.readUInt32LE(offset + 4);
   if (end > bytes.length) return undefined;
-  const payload = bytes.subarray(offset + HEADER_BYTES, end);
-  if (crc32(payload) !== bytes.readUInt32LE(offset + 8)) return undefined;
+  return crc32(bytes.subarray(offset + HEADER_BYTES, end)) === bytes.readUInt32LE(offset + 8) ? end : undefined;
+}
+
+function decodePayload(payload: Buffer): PreparedScanBatch | undefined {
   try {
     const { id, scans } = JSON.parse(payload.toString('utf8')) as { id: string; scans: JournaledScan[] };
     const events: ScanEvent[] = scans.map(([codeId, accountId, at, device, os, browser, destinationUrl, referrerHost, bot]) => ({
       codeId, accountId, at: new Date(at ?? Number.NaN), device, os, browser, destinationUrl, referrerHost, bot: bot === 1,
     }));
     // The same scans in the same order give the same statement parameter: the batch is written as it was formed.
-    return { batch: prepareScanBatch(events, id), end };
+    return prepareScanBatch(events, id);
   } catch {
     return undefined;
   }

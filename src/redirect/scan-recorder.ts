@@ -337,7 +337,7 @@ export class ScanRecorder {
     const journal = this.journal;
     this.replaying ??= (async () => {
       for (const file of await journal.claimAbandoned()) {
-        const { batches } = await journal.read(file);
+        const { batches, records } = await journal.read(file);
         let scans = 0;
         for (const batch of batches) {
           if (this.closed) return;
@@ -352,7 +352,7 @@ export class ScanRecorder {
         }
         journal.replayed(scans);
         await journal.remove(file);
-        this.logger.info({ file, batches: batches.length, scans }, 'scan journal replayed');
+        this.logger.info({ file, batches: records, scans }, 'scan journal replayed');
       }
     })()
       .catch((error: unknown) => this.logger.warn({ err: error }, 'scan journal could not be replayed yet; trying again later'))

@@ -213,7 +213,7 @@ describe('the scan journal file', () => {
     const claimed = await second.claimAbandoned();
     expect(claimed).toHaveLength(1);
     expect(path.basename(claimed[0]!)).toMatch(new RegExp(`^${second.token}\\.claimed-`));
-    expect((await second.read(claimed[0]!)).batches).toHaveLength(1);
+    expect([...(await second.read(claimed[0]!)).batches]).toHaveLength(1);
     expect(await first.claimAbandoned()).toEqual([]); // a rename succeeds once: nobody else gets it
     await second.close();
   });
@@ -236,7 +236,7 @@ describe('the scan journal file', () => {
       await journal.close();
       const [file] = await journalFiles(dir);
       const read = await journal.read(path.join(dir, file!));
-      expect(read.batches).toHaveLength(2);
+      expect([...read.batches]).toHaveLength(2);
       expect(read.tornRecords).toBe(0);
     } finally {
       await execFile('umount', ['--lazy', dir]);
