@@ -60,6 +60,13 @@ export class LastOwnerError extends PeopleError {
 
 export class InvalidAccountNameError extends PeopleError {}
 
+/** Unknown, expired or used: one answer for all three. */
+export class SignupLinkInvalidError extends PeopleError {
+  constructor() {
+    super('This confirmation link is no longer valid. Sign up again, or sign in if the account was made.');
+  }
+}
+
 /** Too many invitation mails from this account, or to this address: see invitation-limit.ts. */
 export class InvitationMailLimitError extends PeopleError {
   constructor(

@@ -2,12 +2,17 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
 import { INVITATION_LIFETIME_MS } from './invitations.js';
 import { PASSWORD_RESET_LIFETIME_MS } from './password-resets.js';
+import { SIGNUP_REQUEST_LIFETIME_MS } from './signup-requests.js';
 
 export interface Mailer {
   sendInvitation(input: { to: string; url: string; accountName: string; invitedBy?: string }): Promise<void>;
   /** Instead of an invitation, to an address that already has a user: it could never accept, and is told why. */
   sendInvitationToTakenEmail(input: { to: string; accountName: string; invitedBy?: string }): Promise<void>;
   sendPasswordReset(input: { to: string; url: string }): Promise<void>;
+  /** A sign-up's confirmation link, to the email the form gave. */
+  sendSignupConfirmation(input: { to: string; url: string }): Promise<void>;
+  /** Instead of a confirmation, to an email that already has a user: how to get in, and that nothing changed. */
+  sendSignupTakenNotice(input: { to: string; siteUrl: string }): Promise<void>;
   close(): void;
 }
 
@@ -53,6 +58,8 @@ export function createMailer(
     sendInvitation: (input) => send({ to: input.to, ...invitationMessage(input) }),
     sendInvitationToTakenEmail: (input) => send({ to: input.to, ...takenEmailInvitationMessage(input) }),
     sendPasswordReset: (input) => send({ to: input.to, ...passwordResetMessage(input) }),
+    sendSignupConfirmation: (input) => send({ to: input.to, ...signupConfirmationMessage(input) }),
+    sendSignupTakenNotice: (input) => send({ to: input.to, ...signupTakenMessage(input) }),
     close: () => transport.close(),
   };
 }
@@ -123,6 +130,33 @@ export function passwordResetMessage(input: { url: string }): MessageBody {
     subject: 'Reset your qroute password',
     text: `${lead}\n\n${action}\n${input.url}\n\n${ignore}\n`,
     html: html([lead, action, link(input.url, 'Choose a new password'), ignore]),
+  };
+}
+
+/**
+ * Whoever fills in the form chooses the address, so the mail says only what we wrote: no account name (it is
+ * shown on the page the link opens, where it can be read as what it is).
+ */
+export function signupConfirmationMessage(input: { url: string }): MessageBody {
+  const hours = Math.round(SIGNUP_REQUEST_LIFETIME_MS / 3_600_000);
+  const lead = 'Someone, hopefully you, asked to create a qroute account with this address.';
+  const action = `To create it, open this link. It works once, within ${hours} hours:`;
+  const ignore = 'If you did not ask for this, ignore this email: no account is made without the link.';
+  return {
+    subject: 'Confirm your new qroute account',
+    text: `${lead}\n\n${action}\n${input.url}\n\n${ignore}\n`,
+    html: html([lead, action, link(input.url, 'Create the account'), ignore]),
+  };
+}
+
+export function signupTakenMessage(input: { siteUrl: string }): MessageBody {
+  const lead = 'Someone, hopefully you, asked to create a qroute account with this address, but it already has one.';
+  const signIn = `Sign in at ${input.siteUrl}/login, or choose a new password at ${input.siteUrl}/password-reset if you forgot it.`;
+  const ignore = 'If you did not ask for this, ignore this email: nothing changed for your account.';
+  return {
+    subject: 'You already have a qroute account',
+    text: `${lead}\n\n${signIn}\n\n${ignore}\n`,
+    html: html([lead, signIn, ignore]),
   };
 }
 

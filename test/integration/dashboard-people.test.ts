@@ -277,6 +277,69 @@ describe('sign-up limit', () => {
   });
 });
 
+describe('sign-up with a mail server', () => {
+  let catcher: MailCatcher;
+  let open: TestApp;
+  beforeAll(async () => {
+    catcher = await startMailCatcher();
+    open = await startDashboardApp(database, { dashboard: { ...loadConfig({}).dashboard, signup: 'open', signupPlan: 'starter', smtpUrl: catcher.url } });
+  });
+  afterAll(async () => {
+    await open?.close();
+    await catcher?.close();
+  });
+
+  it('answers a taken and a new email alike, mails a notice or a link, and makes the account only from the link', async () => {
+    // Every request here comes from 127.0.0.1: forget the sign-ups earlier tests in this file made from it.
+    await database.db.deleteFrom('login_failures').where('key', 'like', 'signup-%').execute();
+    catcher.mails.length = 0;
+    const fresh = `fresh-${Date.now()}@example.com`;
+    const form = (email: string) => ({ accountName: 'Corner Shop', email, password: NEW_PASSWORD, confirm: NEW_PASSWORD });
+    const taken = await (await dashboardHttp(open)).post('/signup', form(owner.email));
+    const made = await (await dashboardHttp(open)).post('/signup', form(fresh));
+    // Each answer carries its own CSRF token (a form field and htmx's header) and the email typed.
+    const page = async (response: Response, email: string) =>
+      (await response.text()).replace(/name="_csrf" value="[^"]+"|x-csrf-token&quot;:&quot;[^&]+/g, '').replaceAll(email, 'EMAIL');
+    expect([taken.status, made.status]).toEqual([200, 200]);
+    expect(await page(taken, owner.email)).toBe(await page(made, fresh));
+    await expect.poll(() => catcher.mails.length).toBe(2);
+    expect(await findUserByEmail(database.db, fresh)).toBeUndefined();
+
+    const notice = catcher.mails.find((mail) => mail.to[0] === owner.email)!;
+    expect(notice.subject).toBe('You already have a qroute account');
+    expect(notice.text).toContain(`${open.origin}/password-reset`);
+    const confirmation = catcher.mails.find((mail) => mail.to[0] === fresh)!;
+    const path = /\/signup\/confirm\/[A-Za-z0-9_-]{43}/.exec(confirmation.text)![0];
+    const http = await dashboardHttp(open);
+    expect(await (await http.get(path)).text()).toContain('The account <strong>Corner Shop</strong>');
+    expect(await findUserByEmail(database.db, fresh)).toBeUndefined();
+    const confirmed = await http.post(path, {});
+    expect(confirmed.headers.get('location')).toBe('/codes');
+    expect((await http.get('/people')).status).toBe(200);
+    const user = await findUserByEmail(database.db, fresh);
+    expect(user?.role).toBe('owner');
+    expect(await getAccount(database.db, user!.accountId)).toMatchObject({ name: 'Corner Shop', plan: 'starter' });
+    // The link works once; the password chosen on the form signs in.
+    expect((await (await dashboardHttp(open)).get(path)).status).toBe(410);
+    expect(await signedIn(await dashboardHttp(open, { email: fresh, password: NEW_PASSWORD }))).toBe(true);
+  });
+
+  it('mails one address once per 5 minutes however often the form names it, and still refuses a bad form at its field', async () => {
+    await database.db.deleteFrom('login_failures').where('key', 'like', 'signup-%').execute();
+    catcher.mails.length = 0;
+    const email = `repeat-${Date.now()}@example.com`;
+    const form = { accountName: 'Stall', email, password: NEW_PASSWORD, confirm: NEW_PASSWORD };
+    for (let i = 0; i < 3; i++) expect((await (await dashboardHttp(open)).post('/signup', form)).status).toBe(200);
+    const badName = await (await dashboardHttp(open)).post('/signup', { ...form, accountName: ' ' });
+    expect(badName.status).toBe(400);
+    // Sent after the repeats: once it has arrived, a second mail to the first address would have too.
+    const other = `other-${Date.now()}@example.com`;
+    await (await dashboardHttp(open)).post('/signup', { ...form, email: other });
+    await expect.poll(() => catcher.mails.filter((mail) => mail.to[0] === other).length).toBe(1);
+    expect(catcher.mails.filter((mail) => mail.to[0] === email)).toHaveLength(1);
+  });
+});
+
 describe('password reset by email', () => {
   let catcher: MailCatcher;
   let mailApp: TestApp;

@@ -6,6 +6,7 @@ import { acceptInvitationAction } from '../actions/people/accept-invitation.js';
 import { changeRole } from '../actions/people/change-role.js';
 import { confirmRemovePerson } from '../actions/people/confirm-remove-person.js';
 import { confirmRevokeInvitation } from '../actions/people/confirm-revoke-invitation.js';
+import { confirmSignupAction, showSignupConfirmation } from '../actions/people/confirm-signup.js';
 import { createResetLink } from '../actions/people/create-reset-link.js';
 import { invitePerson } from '../actions/people/invite-person.js';
 import { removePerson } from '../actions/people/remove-person.js';
@@ -35,6 +36,8 @@ export function peopleRoutes(deps: DashboardDependencies): Router {
   router.use('/signup', requireSignupOpen(deps));
   router.get('/signup', showSignup(deps));
   router.post('/signup', signUpAction(deps));
+  router.get('/signup/confirm/:token', showSignupConfirmation(deps));
+  router.post('/signup/confirm/:token', confirmSignupAction(deps));
 
   // Any signed-in person.
   router.get('/account', showAccount(deps));

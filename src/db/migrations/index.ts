@@ -16,6 +16,7 @@ import * as designsImportsBranding from './20261123T2000-designs-imports-brandin
 import * as scanCountIncrements from './20261124T0000-scan-count-increments.js';
 import * as packedScans from './20261125T1839-packed-scans.js';
 import * as webhookClaimTokens from './20261126T1401-webhook-claim-tokens.js';
+import * as signupRequests from './20261126T1430-signup-requests.js';
 
 /** Every migration, listed explicitly in order, so a build never depends on reading a directory at run time. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '20261124T0000-scan-count-increments': scanCountIncrements,
   '20261125T1839-packed-scans': packedScans,
   '20261126T1401-webhook-claim-tokens': webhookClaimTokens,
+  '20261126T1430-signup-requests': signupRequests,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -11,6 +11,7 @@ import type {
   PasswordResetsTable,
   QrCodeDestinationChangesTable,
   SessionsTable,
+  SignupRequestsTable,
   UsersTable,
 } from './people.js';
 import type { QrCodeScanIncrementsTable, QrCodesTable } from './qr-codes.js';
@@ -37,6 +38,7 @@ export interface DatabaseSchema {
   users: UsersTable;
   sessions: SessionsTable;
   invitations: InvitationsTable;
+  signup_requests: SignupRequestsTable;
   password_resets: PasswordResetsTable;
   login_failures: LoginFailuresTable;
   qr_code_destination_changes: QrCodeDestinationChangesTable;

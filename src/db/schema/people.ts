@@ -25,6 +25,17 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
+/** A sign-up waiting for its email's confirmation (src/people/signup-requests.ts). */
+export interface SignupRequestsTable {
+  token_hash: Buffer;
+  email: string;
+  /** Null for a notice to an email that already has a user: such a request cannot be confirmed. */
+  account_name: string | null;
+  password_hash: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  expires_at: Date;
+}
+
 export interface InvitationsTable {
   id: string;
   account_id: string;

@@ -1,6 +1,8 @@
 import type { RequestHandler } from 'express';
 import { EmailTakenError, InvalidAccountNameError, InvalidEmailError, UnacceptablePasswordError } from '../../../people/errors.js';
+import { createMailer } from '../../../people/mailer.js';
 import { signUp } from '../../../people/signup.js';
+import { requestSignup } from '../../../people/signup-requests.js';
 import { releaseSignupSlot, takeSignupSlot } from '../../../people/signup-limit.js';
 import { pageContext, type DashboardDependencies } from '../../context.js';
 import { formText } from '../../forms.js';
@@ -12,12 +14,21 @@ import { startSignedInSession } from '../../sign-in-session.js';
 import { hasErrors, readNewPassword } from './new-password.js';
 
 /**
- * POST /signup — a new account on SIGNUP_PLAN with this person as its owner, signed in on the code list. One
- * address opens at most SIGNUPS_PER_IP accounts per quarter of an hour (429 with Retry-After past it); a sign-up
- * that fails (a taken email, a bad name) does not count.
+ * POST /signup — a new account on SIGNUP_PLAN with this person as its owner. One address sends at most
+ * SIGNUPS_PER_IP sign-ups per quarter of an hour (429 with Retry-After past it).
+ *
+ * With a mail server nothing is made yet: every well-formed form is answered alike ("check your email"), and the
+ * address is mailed a confirmation link, or, when it already has a user, a notice saying how to sign in. So the
+ * form does not tell strangers who uses qroute (as the password-reset form does not); each of those counts
+ * against the address's limit, a taken email included, or the limit would tell the same. The mail goes after the
+ * answer: waiting for the mail server on one branch only would show in the time taken.
+ *
+ * Without one there is no way to confirm an address, so the account is made at once and signed in, and a taken
+ * email is refused (409) and does not count: the form cannot both answer alike and let the person in.
  */
 export function signUpAction(deps: DashboardDependencies): RequestHandler {
   const plan = deps.config.dashboard.signupPlan;
+  const mailer = createMailer(deps.config);
   return async (req, res) => {
     const values = { accountName: formText(req.body, 'accountName'), email: formText(req.body, 'email') };
     const again = (errors: FieldErrors, status = 400) =>
@@ -31,6 +42,26 @@ export function signUpAction(deps: DashboardDependencies): RequestHandler {
     if (slot.limited) {
       res.setHeader('Retry-After', String(slot.retryAfterSeconds));
       again({ form: `Too many new accounts from your network. Try again in ${Math.ceil(slot.retryAfterSeconds / 60)} minutes.` }, 429);
+      return;
+    }
+    if (mailer) {
+      let request;
+      try {
+        request = await requestSignup(deps.db, { accountName: values.accountName, email: values.email, password, plan, siteUrl: deps.config.siteUrl });
+      } catch (error) {
+        await releaseSignupSlot(deps.db, slot.id!);
+        if (error instanceof InvalidAccountNameError) again({ accountName: error.message });
+        else if (error instanceof InvalidEmailError) again({ email: error.message });
+        else if (error instanceof UnacceptablePasswordError) again({ password: error.message });
+        else throw error;
+        return;
+      }
+      sendPage(res, <SignupPage context={pageContext(res)} planName={planLabel(plan)} sentTo={values.email.trim()} />);
+      const log = req.log ?? deps.logger;
+      void (async () => {
+        if (request.kind === 'confirm') await mailer.sendSignupConfirmation({ to: request.email, url: request.url });
+        else if (request.kind === 'taken') await mailer.sendSignupTakenNotice({ to: request.email, siteUrl: deps.config.siteUrl });
+      })().catch((error: unknown) => log.error({ err: error }, 'sign-up mail not sent'));
       return;
     }
     let userId: string;

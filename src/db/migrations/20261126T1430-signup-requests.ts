@@ -1,0 +1,28 @@
+import { type Kysely, sql } from 'kysely';
+
+// Frozen once landed: a schema change is a new migration file.
+
+/**
+ * Sign-ups waiting for their email to be confirmed (SIGNUP=open with SMTP_URL): /signup answers every well-formed
+ * form alike and mails either a confirmation link (a new email) or a notice (an email that already has a user), so
+ * the form no longer tells strangers who uses qroute. A row is one request; the account is made when its link is
+ * used. Only the token's SHA-256 is stored, and the password only as its argon2id hash. A notice's row has no
+ * account name or password (nothing can be confirmed with it); it is there so one address gets one mail per
+ * interval, whichever kind.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('signup_requests')
+    .addColumn('token_hash', 'bytea', (c) => c.primaryKey())
+    .addColumn('email', 'text', (c) => c.notNull().check(sql`email = lower(btrim(email))`))
+    .addColumn('account_name', 'text')
+    .addColumn('password_hash', 'text')
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('signup_requests_email_created_at').on('signup_requests').columns(['email', 'created_at']).execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('signup_requests').execute();
+}
