@@ -135,6 +135,8 @@ export async function restoreEmbedded(dataDir: string, inFile: string, logger: L
 async function refuseExisting(file: string): Promise<void> {
   const exists = await fs.access(file).then(() => true, () => false);
   if (exists) throw new UsageError(`${file} exists; choose another --out (a backup never overwrites a file)`);
+  const directory = await fs.stat(path.dirname(file)).then((stats) => stats.isDirectory(), () => false);
+  if (!directory) throw new UsageError(`there is no directory ${path.dirname(file)} to write the backup in`);
 }
 
 async function present(dir: string, names: string[]): Promise<string[]> {

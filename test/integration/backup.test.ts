@@ -95,11 +95,14 @@ describe('admin backup and admin restore (embedded database)', () => {
     }
   }, 60_000);
 
-  it('refuses to restore over a database, and points DATABASE_URL users to their PostgreSQL tools', async () => {
+  it('refuses to restore over a database or back up over a file, and points DATABASE_URL users to their PostgreSQL tools', async () => {
     const logger = pino({ level: 'silent' });
     const archive = path.join(workDir, 'any.tar.gz');
     await fs.writeFile(archive, '');
     await expect(restoreEmbedded(cluster.dataDir, archive, logger)).rejects.toThrow(/already holds a database.*Nothing was changed/);
+    await expect(runBackupCommand({ databaseUrl: undefined, dataDir: cluster.dataDir }, ['backup', '--out', path.join(workDir, 'no', 'x.tar.gz')], logger))
+      .rejects.toThrow(/no directory/);
+    await expect(runBackupCommand({ databaseUrl: undefined, dataDir: cluster.dataDir }, ['backup', '--out', archive], logger)).rejects.toThrow(/exists/);
     const external = { databaseUrl: cluster.connectionString, dataDir: cluster.dataDir };
     await expect(runBackupCommand(external, ['backup', '--out', path.join(workDir, 'x.tar.gz')], logger)).rejects.toThrow(/pg_dump/);
   });
