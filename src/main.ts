@@ -8,6 +8,7 @@ import { createPruningJob } from './maintenance/pruning-job.js';
 import { createMetrics } from './metrics/index.js';
 import { createQrImages } from './qr/index.js';
 import { createRedirect } from './redirect/index.js';
+import { journalDirFor } from './redirect/scan-journal.js';
 import { listen } from './server.js';
 import { createWebhookDelivery } from './webhooks/index.js';
 
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
     logger,
     metrics,
     recorder: { commitTimeoutMs: config.scanCommitTimeoutMs, maxBuffered: config.scanMemoryLimit, maxConcurrentBatches: config.scanWriteConcurrency },
-    journal: config.scanJournal,
+    journal: { ...config.scanJournal, dir: journalDirFor(config.scanJournal.dir, config.databaseUrl) },
   });
   await redirect.start();
   const webhooks = config.webhookWorker

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,24 @@ export interface ScanJournalOptions {
   heartbeatMs?: number;
   /** An owner file not renewed for this long belongs to a dead process, whatever its pid says. */
   staleAfterMs?: number;
+}
+
+/**
+ * The journal directory of one database: `embedded` for the embedded PostgreSQL (whose DATA_DIR is the database;
+ * its port may change between runs), else a hash of DATABASE_URL's host, port and database name (credentials and
+ * options left out). Instances of different databases sharing a directory (a default `./data` on one host) then
+ * never replay each other's scans into the wrong database.
+ */
+export function journalDirFor(dir: string, databaseUrl: string | undefined): string {
+  if (databaseUrl === undefined) return path.join(dir, 'embedded');
+  let identity = databaseUrl;
+  try {
+    const url = new URL(databaseUrl);
+    identity = `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+  } catch {
+    // Not a URL (a libpq keyword string): the whole of it, then.
+  }
+  return path.join(dir, `db-${createHash('sha256').update(identity).digest('hex').slice(0, 16)}`);
 }
 
 /**

@@ -9,7 +9,7 @@ import { setWebhook } from '../../src/accounts/webhook-settings.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { createRedirect, type Redirect } from '../../src/redirect/index.js';
 import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
-import { ScanJournal } from '../../src/redirect/scan-journal.js';
+import { journalDirFor, ScanJournal } from '../../src/redirect/scan-journal.js';
 import { ScanRecorder } from '../../src/redirect/scan-recorder.js';
 import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
 import { startServiceProcess, type ServiceProcess } from '../support/processes.js';
@@ -57,10 +57,13 @@ async function createCode(name: string) {
   return data!.data;
 }
 
-/** A server process with a journal in `dir`, no webhook worker, and a short commit timeout. */
-async function serverWithJournal(dir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+/**
+ * A server process with its journal under `root` (in this database's subdirectory, `dir`), no webhook worker,
+ * and a short commit timeout.
+ */
+async function serverWithJournal(root: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
   const server = await startServiceProcess('server', cluster.connectionString, {
-    SCAN_JOURNAL_DIR: dir, SCAN_COMMIT_TIMEOUT_MS: '300', WEBHOOK_WORKER: 'false', METRICS_TOKEN: METRICS_TOKEN, ...env,
+    SCAN_JOURNAL_DIR: root, SCAN_COMMIT_TIMEOUT_MS: '300', WEBHOOK_WORKER: 'false', METRICS_TOKEN: METRICS_TOKEN, ...env,
   });
   processes.push(server);
   return server;
@@ -124,9 +127,10 @@ async function journalFiles(dir: string): Promise<string[]> {
 
 describe('scans answered while PostgreSQL is frozen, then kill -9 of the server', () => {
   it('are written by the next start from the journal: each once, with its webhook outbox row', async () => {
-    const dir = await journalDir();
+    const root = await journalDir();
+    const dir = journalDirFor(root, cluster.connectionString);
     const code = await createCode('Frozen poster');
-    const server = await serverWithJournal(dir);
+    const server = await serverWithJournal(root);
     expect(await scan({ origin: server.origin! }, code.slug)).toBe(302); // cached, and committed
 
     await cluster.freeze();
@@ -150,9 +154,10 @@ describe('scans answered while PostgreSQL is frozen, then kill -9 of the server'
 
 describe('SIGTERM while PostgreSQL is stopped for longer than SHUTDOWN_GRACE_MS', () => {
   it('exits 0 leaving the unwritten scans in the journal, and the next start writes them', async () => {
-    const dir = await journalDir();
+    const root = await journalDir();
+    const dir = journalDirFor(root, cluster.connectionString);
     const code = await createCode('Stopped poster');
-    const server = await serverWithJournal(dir, { SHUTDOWN_GRACE_MS: '300' });
+    const server = await serverWithJournal(root, { SHUTDOWN_GRACE_MS: '300' });
     expect(await scan({ origin: server.origin! }, code.slug)).toBe(302);
 
     await cluster.stop();
@@ -198,6 +203,16 @@ describe('the scan journal file', () => {
     expect((await scanCountsOf(cluster.db, code.id)).scans).toBe(4);
     expect(recorder.journalStats).toMatchObject({ tornRecords: 1, replayedScans: 4 });
     await recorder.stop(1_000);
+  });
+
+  it('lives in a directory of its database, so instances of two databases sharing DATA_DIR never replay into the wrong one', () => {
+    const root = '/srv/qroute/journal';
+    const of = (url: string | undefined) => journalDirFor(root, url);
+    expect(of(undefined)).toBe('/srv/qroute/journal/embedded');
+    expect(of('postgres://a:secret@db.internal:5432/qroute')).toBe(of('postgres://b:other@db.internal/qroute?sslmode=require'));
+    expect(of('postgres://a:secret@db.internal:5432/qroute')).not.toBe(of('postgres://a:secret@db.internal:5432/qroute_staging'));
+    expect(of('postgres://a:secret@db.internal:5432/qroute')).not.toBe(of('postgres://a:secret@db.internal:5433/qroute'));
+    expect(path.dirname(of('postgres://db.internal/qroute'))).toBe(root);
   });
 
   it('is never claimed from a live process sharing the directory, and is claimed once that process has stopped', async () => {
