@@ -88,9 +88,10 @@ export async function backupEmbedded(dataDir: string, outFile: string, logger: L
     sessionOpen = false;
     await admin.end(); // drops the slot: the WAL is in the archive
 
-    const partial = `${out}.partial`;
-    await pipeline(createReadStream(tarFile), createGzip(), createWriteStream(partial, { mode: 0o600 }));
-    await fs.rename(partial, out);
+    // Compressed in the staging directory (removed below whatever happens), then renamed into place.
+    const compressed = path.join(staging, 'backup.tar.gz');
+    await pipeline(createReadStream(tarFile), createGzip(), createWriteStream(compressed, { mode: 0o600 }));
+    await fs.rename(compressed, out);
     const bytes = (await fs.stat(out)).size;
     return { backup: out, bytes, startLsn: start!.lsn, stopLsn: stop!.lsn, walSegments: wal.filter((name) => !name.endsWith('.history')).length };
   } finally {
