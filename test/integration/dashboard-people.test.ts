@@ -324,6 +324,15 @@ describe('sign-up with a mail server', () => {
     expect(await signedIn(await dashboardHttp(open, { email: fresh, password: NEW_PASSWORD }))).toBe(true);
   });
 
+  it(`counts every sign-up against the address's limit, a taken email too, so the ${SIGNUPS_PER_IP + 1}th tells nothing either`, async () => {
+    await database.db.deleteFrom('login_failures').where('key', 'like', 'signup-%').execute();
+    const form = (email: string) => ({ accountName: 'Stall', email, password: NEW_PASSWORD, confirm: NEW_PASSWORD });
+    const emails = [owner.email, ...Array.from({ length: SIGNUPS_PER_IP - 1 }, (_, i) => `counted-${i}-${Date.now()}@example.com`)];
+    for (const email of emails) expect((await (await dashboardHttp(open)).post('/signup', form(email))).status).toBe(200);
+    expect((await (await dashboardHttp(open)).post('/signup', form(owner.email))).status).toBe(429);
+    expect((await (await dashboardHttp(open)).post('/signup', form(`counted-last-${Date.now()}@example.com`))).status).toBe(429);
+  });
+
   it('mails one address once per 5 minutes however often the form names it, and still refuses a bad form at its field', async () => {
     await database.db.deleteFrom('login_failures').where('key', 'like', 'signup-%').execute();
     catcher.mails.length = 0;
