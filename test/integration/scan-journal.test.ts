@@ -10,7 +10,8 @@ import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { createRedirect, type Redirect } from '../../src/redirect/index.js';
 import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
 import { journalDirFor, ScanJournal } from '../../src/redirect/scan-journal.js';
-import { ScanRecorder } from '../../src/redirect/scan-recorder.js';
+import { DEFAULT_SCAN_RECORDER_OPTIONS, ScanRecorder } from '../../src/redirect/scan-recorder.js';
+import { DEFAULT_DATABASE_TIMEOUTS } from '../../src/db/database.js';
 import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
 import { startServiceProcess, type ServiceProcess } from '../support/processes.js';
 import { IPHONE_SAFARI, scan } from '../support/scan.js';
@@ -202,6 +203,26 @@ describe('the scan journal file', () => {
     expect((await recordedMarkers(code.id)).sort()).toEqual(['a1.journal.test', 'a2.journal.test', 'b1.journal.test', 'b2.journal.test']);
     expect((await scanCountsOf(cluster.db, code.id)).scans).toBe(4);
     expect(recorder.journalStats).toMatchObject({ tornRecords: 1, replayedScans: 4 });
+    await recorder.stop(1_000);
+  });
+
+  it('keeps journaled scans past SCAN_MEMORY_LIMIT in the journal alone, and writes them from it once memory is empty', async () => {
+    const dir = await journalDir();
+    const code = await createCode('Crowded poster');
+    await cluster.stop();
+    const db = cluster.pool({ ...DEFAULT_DATABASE_TIMEOUTS, connectMs: 500 });
+    const recorder = new ScanRecorder(db, silent, { ...DEFAULT_SCAN_RECORDER_OPTIONS, maxBuffered: 10, maxBatch: 5, retryDelayMs: 100, commitTimeoutMs: 500 });
+    recorder.useJournal(await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent));
+    const hosts = Array.from({ length: 30 }, (_, n) => `m${n}.journal.test`);
+    await Promise.all(hosts.map((host) => recorder.record(scanOf(code, host))));
+    expect(recorder.stats.evicted).toBeGreaterThan(0);
+    expect(recorder.stats.dropped).toBe(0);
+
+    await cluster.start();
+    await expect.poll(async () => (await recordedMarkers(code.id)).length, { timeout: 20_000 }).toBe(30);
+    await expect.poll(() => recorder.journalStats?.bytes).toBe(0);
+    expect((await recordedMarkers(code.id)).sort()).toEqual([...hosts].sort());
+    expect((await scanCountsOf(cluster.db, code.id)).scans).toBe(30);
     await recorder.stop(1_000);
   });
 
