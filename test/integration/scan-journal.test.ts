@@ -226,6 +226,18 @@ describe('the scan journal file', () => {
     await recorder.stop(1_000);
   });
 
+  it('journals scans answered without waiting because too many already wait (maxWaiting), and empties itself once they are written', async () => {
+    const dir = await journalDir();
+    const code = await createCode('Queue poster');
+    const recorder = new ScanRecorder(cluster.db, silent, { ...DEFAULT_SCAN_RECORDER_OPTIONS, maxWaiting: 0 });
+    recorder.useJournal(await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent));
+    await Promise.all(Array.from({ length: 12 }, (_, n) => recorder.record(scanOf(code, `q${n}.journal.test`))));
+    expect(recorder.journalStats?.journaledScans).toBe(12);
+    await expect.poll(async () => (await recordedMarkers(code.id)).length).toBe(12);
+    await expect.poll(() => recorder.journalStats?.bytes).toBe(0);
+    await recorder.stop(1_000);
+  });
+
   it('lives in a directory of its database, so instances of two databases sharing DATA_DIR never replay into the wrong one', () => {
     const root = '/srv/qroute/journal';
     const of = (url: string | undefined) => journalDirFor(root, url);
