@@ -165,6 +165,21 @@ describe('HTTP timeouts', () => {
   });
 });
 
+describe('HTTP connection caps', () => {
+  it('default to 10,000 in total and 256 per client address, with no per-address cap behind a proxy', () => {
+    expect(loadConfig({}).httpConnections).toEqual({ maxTotal: 10_000, maxPerAddress: 256 });
+    expect(loadConfig({ TRUST_PROXY: 'false' }).httpConnections.maxPerAddress).toBe(256);
+    // Behind a load balancer every connection comes from it: a per-address cap would cap the whole service.
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).httpConnections.maxPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '1', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '50' }).httpConnections.maxPerAddress).toBe(50);
+  });
+
+  it('refuse a total below 1 and values that are not integers', () => {
+    expect(() => loadConfig({ HTTP_MAX_CONNECTIONS: '0' })).toThrow(/HTTP_MAX_CONNECTIONS/);
+    expect(() => loadConfig({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: 'many' })).toThrow(/HTTP_MAX_CONNECTIONS_PER_ADDRESS/);
+  });
+});
+
 describe('retention', () => {
   it('keeps finished webhook deliveries 30 days and scans forever by default, pruning hourly', () => {
     expect(loadConfig({}).retention).toEqual({ webhookDeliveryDays: 30, scanDays: undefined, intervalMs: 3_600_000 });
