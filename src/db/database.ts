@@ -46,13 +46,6 @@ export function createDatabase(
   options: {
     logger: Logger;
     maxConnections?: number;
-    /**
-     * `synchronous_commit = off` on this pool's sessions: a commit returns before its WAL is flushed, so a
-     * PostgreSQL crash can forget the last few hundred milliseconds of this pool's commits. Only for writes
-     * whose loss is harmless (the webhook worker's claims and attempt records: a forgotten one means the event
-     * is sent again, which at-least-once delivery allows).
-     */
-    asyncCommit?: boolean;
     timeouts?: DatabaseTimeouts;
   },
 ): Database {
@@ -60,7 +53,6 @@ export function createDatabase(
   const sessionSettings = [
     `-c statement_timeout=${timeouts.statementMs}`,
     `-c idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`,
-    ...(options.asyncCommit ? ['-c synchronous_commit=off'] : []),
   ];
   const pool = new pg.Pool({
     connectionString,
