@@ -13,33 +13,36 @@ export const UNREFERENCED_UPLOAD_HOURS = 24;
  *
  * Referred to, and so never deleted, is any file whose id appears in the text of a code's content or design (live
  * or deleted code: a row that names it keeps it), a design template, an import's rows (checked or queued imports
- * name files by id, lists joined by `|`), or an account's branding logo. The match is a substring of the row's
- * text, so it can only err towards keeping a file. Works through old live files by id, `batchSize` per statement;
+ * name files by id, lists joined by `|`), or an account's branding logo: any id-shaped text in those rows counts,
+ * so the match can only err towards keeping a file. Works through old live files by id, `batchSize` per statement;
  * returns how many were deleted.
  */
 export async function pruneUnreferencedFiles(db: Db, olderThanHours: number, batchSize: number): Promise<number> {
   let after = '';
   let pruned = 0;
   for (;;) {
+    // The ids every row of the batch's accounts names are gathered once per batch (one pass over those rows),
+    // not looked for file by file: that would read an account's codes once per file, every run.
     const { rows } = await sql<{ last_id: string | null; pruned: number }>`
       with batch as (
         select id, account_id from files
         where deleted_at is null and id > ${after} and created_at < now() - make_interval(hours => ${olderThanHours})
         order by id limit ${batchSize}
-      ), unreferenced as (
-        select batch.id from batch
-        where not exists (select 1 from accounts where accounts.brand_logo_file_id = batch.id)
-          and not exists (
-            select 1 from qr_codes where qr_codes.account_id = batch.account_id
-              and (qr_codes.content::text like '%' || batch.id || '%' or qr_codes.design::text like '%' || batch.id || '%'))
-          and not exists (
-            select 1 from design_templates where design_templates.account_id = batch.account_id
-              and design_templates.design::text like '%' || batch.id || '%')
-          and not exists (
-            select 1 from import_rows join imports on imports.id = import_rows.import_id
-            where imports.account_id = batch.account_id and import_rows.input::text like '%' || batch.id || '%')
+      ), owners as (
+        select distinct account_id from batch
+      ), texts as (
+        select qr_codes.content::text as body from qr_codes join owners using (account_id)
+        union all select qr_codes.design::text from qr_codes join owners using (account_id) where qr_codes.design is not null
+        union all select design_templates.design::text from design_templates join owners using (account_id)
+        union all select import_rows.input::text from import_rows join imports on imports.id = import_rows.import_id
+          join owners on owners.account_id = imports.account_id
+        union all select accounts.brand_logo_file_id from accounts join owners on owners.account_id = accounts.id
+      ), referenced as (
+        select distinct found[1] as id from texts cross join lateral regexp_matches(texts.body, ${FILE_ID_ANYWHERE}, 'g') as found
       ), marked as (
-        update files set deleted_at = now() where id in (select id from unreferenced) and deleted_at is null returning id
+        update files set deleted_at = now()
+        where id in (select id from batch where id not in (select id from referenced where id is not null)) and deleted_at is null
+        returning id
       ), chunks as (
         delete from file_chunks where file_id in (select id from marked)
       )
@@ -50,3 +53,10 @@ export async function pruneUnreferencedFiles(db: Db, olderThanHours: number, bat
     after = lastId;
   }
 }
+
+/**
+ * A file id wherever it stands in a row's text (a JSON string, a `|`-joined import cell): `fil_` and 26 characters
+ * of the ids' alphabet (src/ids.ts), upper-case letters and digits taken whole, so it finds every id and at worst a
+ * longer run's first 26 characters, which can only keep a file.
+ */
+const FILE_ID_ANYWHERE = 'fil_[0-9A-Z]{26}';
