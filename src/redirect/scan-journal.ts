@@ -87,7 +87,8 @@ export class ScanJournal {
   static async open(options: ScanJournalOptions, logger: Logger): Promise<ScanJournal> {
     const journal = new ScanJournal({ heartbeatMs: 5_000, staleAfterMs: 30_000, ...options }, logger);
     await fs.mkdir(options.dir, { recursive: true });
-    await fs.writeFile(journal.ownerPath, JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() }));
+    const owner = { pid: process.pid, host: os.hostname(), startTime: await processStartTime(process.pid), startedAt: new Date().toISOString() };
+    await fs.writeFile(journal.ownerPath, JSON.stringify(owner));
     journal.heartbeat = setInterval(() => {
       const now = new Date();
       fs.utimes(journal.ownerPath, now, now).catch((error: unknown) => logger.warn({ err: error }, 'scan journal owner file could not be renewed'));
@@ -224,9 +225,10 @@ export class ScanJournal {
   }
 
   /**
-   * An owner is gone when its owner file is missing (it stopped and left unwritten batches), or names a pid of
-   * this host that is not running, or has not been renewed for `staleAfterMs` (a process on another host, or a
-   * pid since reused by another process).
+   * An owner is gone when its owner file is missing (it stopped and left unwritten batches). On this host, it is
+   * gone when its pid is not running with the start time it wrote (Linux: /proc; so a pid reused by another
+   * process does not keep its files, and a live owner whose event loop stalls keeps them); elsewhere, or without
+   * /proc, when its owner file has not been renewed for `staleAfterMs`.
    */
   private async isAbandoned(owner: string): Promise<boolean> {
     const ownerFile = path.join(this.options.dir, `${owner}.owner`);
@@ -237,13 +239,16 @@ export class ScanJournal {
     } catch {
       return true;
     }
-    if (Date.now() - mtimeMs > this.options.staleAfterMs) return true;
+    const stale = Date.now() - mtimeMs > this.options.staleAfterMs;
+    let written: { pid: number; host: string; startTime?: string };
     try {
-      const { pid, host } = JSON.parse(text) as { pid: number; host: string };
-      return host === os.hostname() && !isRunning(pid);
+      written = JSON.parse(text) as typeof written;
     } catch {
-      return false; // being written right now: wait for the next look or for it to go stale
+      return stale; // being written right now, or cut short by a crash
     }
+    if (written.host !== os.hostname()) return stale;
+    if (written.startTime !== undefined) return (await processStartTime(written.pid)) !== written.startTime;
+    return stale || !isRunning(written.pid);
   }
 
   /**
@@ -382,6 +387,17 @@ async function syncDirectory(dir: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/** When the process started (clock ticks since boot, from /proc/<pid>/stat); undefined when not running or no /proc. */
+async function processStartTime(pid: number): Promise<string | undefined> {
+  try {
+    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name, which is in parentheses and may hold anything: starttime is field 22.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
   }
 }
 

@@ -255,11 +255,19 @@ describe('the scan journal file', () => {
     const second = await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent);
     expect(await first.append([prepareScanBatch([scanOf(code, 'live.journal.test')])])).toBe(true);
     expect(await second.claimAbandoned()).toEqual([]);
+    // Alive on this host, though its owner file was not renewed for an hour (an event loop stalled): still its own.
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    await fs.utimes(path.join(dir, `${first.token}.owner`), anHourAgo, anHourAgo);
+    expect(await second.claimAbandoned()).toEqual([]);
     expect(await journalFiles(dir)).toEqual([`${first.token}.journal`]);
+    // A pid since reused by another process (this one: running, with another start time) owns nothing.
+    await fs.writeFile(path.join(dir, 'reused.owner'), JSON.stringify({ pid: process.pid, host: os.hostname(), startTime: '1' }));
+    await fs.copyFile(path.join(dir, `${first.token}.journal`), path.join(dir, 'reused.journal'));
+    expect(await second.claimAbandoned()).toHaveLength(1);
 
     await first.close(); // stopped with a batch unwritten
     const claimed = await second.claimAbandoned();
-    expect(claimed).toHaveLength(1);
+    expect(claimed).toHaveLength(2); // the reused pid's claim, from before, and this one
     expect(path.basename(claimed[0]!)).toMatch(new RegExp(`^${second.token}\\.claimed-`));
     expect([...(await second.read(claimed[0]!)).batches]).toHaveLength(1);
     expect(await first.claimAbandoned()).toEqual([]); // a rename succeeds once: nobody else gets it
