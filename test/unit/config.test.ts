@@ -181,13 +181,13 @@ describe('HTTP connection caps', () => {
 });
 
 describe('retention', () => {
-  it('keeps finished webhook deliveries 30 days and scans forever by default, pruning hourly', () => {
-    expect(loadConfig({}).retention).toEqual({ webhookDeliveryDays: 30, scanDays: undefined, intervalMs: 3_600_000 });
+  it('keeps finished webhook deliveries 30 days, scans forever and unreferenced uploads 24 hours by default, pruning hourly', () => {
+    expect(loadConfig({}).retention).toEqual({ webhookDeliveryDays: 30, scanDays: undefined, intervalMs: 3_600_000, unreferencedUploadHours: 24 });
   });
 
-  it('reads WEBHOOK_DELIVERY_RETENTION_DAYS, SCAN_RETENTION_DAYS and PRUNE_INTERVAL_MINUTES', () => {
-    expect(loadConfig({ WEBHOOK_DELIVERY_RETENTION_DAYS: '7', SCAN_RETENTION_DAYS: '365', PRUNE_INTERVAL_MINUTES: '15' }).retention)
-      .toEqual({ webhookDeliveryDays: 7, scanDays: 365, intervalMs: 900_000 });
+  it('reads WEBHOOK_DELIVERY_RETENTION_DAYS, SCAN_RETENTION_DAYS, PRUNE_INTERVAL_MINUTES and UNREFERENCED_UPLOAD_HOURS', () => {
+    expect(loadConfig({ WEBHOOK_DELIVERY_RETENTION_DAYS: '7', SCAN_RETENTION_DAYS: '365', PRUNE_INTERVAL_MINUTES: '15', UNREFERENCED_UPLOAD_HOURS: '48' }).retention)
+      .toEqual({ webhookDeliveryDays: 7, scanDays: 365, intervalMs: 900_000, unreferencedUploadHours: 48 });
   });
 
   it.each([
@@ -195,6 +195,7 @@ describe('retention', () => {
     ['SCAN_RETENTION_DAYS', '0'],
     ['SCAN_RETENTION_DAYS', '30d'],
     ['PRUNE_INTERVAL_MINUTES', '0'],
+    ['UNREFERENCED_UPLOAD_HOURS', '0'],
   ])('refuses %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });
