@@ -59,19 +59,22 @@ function drip(socket: net.Socket, text: string, everyMs: number): void {
   }, everyMs);
 }
 
+// The drips below would take 27 s (headers) and 50 s (body) to finish; only the server's timeout can end them
+// within the 10 s each test waits, and a 408 says it was that timeout. How soon after the timeout the server's
+// check runs is not asserted: on a loaded machine it was 2.2 s for a 0.4 s timeout.
 describe('slow clients', () => {
   it('are cut off with 408 when their headers drip in slower than the headers timeout', async () => {
     const client = await connect();
     drip(client.socket, `GET /api/v1/qrcodes HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(500)}\r\n\r\n`, 50);
-    await expect.poll(client.closedAfterMs, { timeout: 5_000 }).toBeDefined();
-    expect(client.closedAfterMs()).toBeLessThan(HEADERS_MS + 1_500);
+    await expect.poll(client.closedAfterMs, { timeout: 10_000 }).toBeDefined();
+    expect(client.closedAfterMs()).toBeGreaterThanOrEqual(HEADERS_MS);
     expect(client.received()).toMatch(/^HTTP\/1\.1 408/);
   });
 
   it('are cut off with 408 when they connect and send nothing at all (the headers timeout counts from connect)', async () => {
     const client = await connect();
-    await expect.poll(client.closedAfterMs, { timeout: 5_000 }).toBeDefined();
-    expect(client.closedAfterMs()).toBeLessThan(HEADERS_MS + 1_500);
+    await expect.poll(client.closedAfterMs, { timeout: 10_000 }).toBeDefined();
+    expect(client.closedAfterMs()).toBeGreaterThanOrEqual(HEADERS_MS);
     expect(client.received()).toMatch(/^HTTP\/1\.1 408/);
   });
 
@@ -80,8 +83,8 @@ describe('slow clients', () => {
     // Authenticated, so the server does wait for the body instead of answering 401 at once.
     client.socket.write(`POST /api/v1/qrcodes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
     drip(client.socket, `{"name":"${'a'.repeat(990)}"}`, 50);
-    await expect.poll(client.closedAfterMs, { timeout: 5_000 }).toBeDefined();
-    expect(client.closedAfterMs()).toBeLessThan(REQUEST_MS + 1_500);
+    await expect.poll(client.closedAfterMs, { timeout: 10_000 }).toBeDefined();
+    expect(client.closedAfterMs()).toBeGreaterThanOrEqual(REQUEST_MS);
     expect(client.received()).toMatch(/^HTTP\/1\.1 408/);
   });
 
