@@ -21,6 +21,11 @@ declare module 'vitest' {
 /** Starts one real PostgreSQL for the run and migrates a template database once. */
 export default async function setup(project: TestProject) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-test-pg-'));
+  // Servers the tests start as processes journal scans here, not in the repository's ./data (test files inherit
+  // the variable and pass it on); each database gets its own folder inside, so a restarted server still replays
+  // what a killed one of the same database journaled. A test may set its own.
+  const journalDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-test-journals-'));
+  process.env.SCAN_JOURNAL_DIR ??= journalDir;
   const logger = pino({ level: 'warn' });
   const postgres = await startEmbeddedPostgres(dataDir, logger);
   const admin = new pg.Client({ connectionString: postgres.adminConnectionString() });
@@ -37,5 +42,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     await postgres.stop();
     await fs.rm(dataDir, { recursive: true, force: true });
+    await fs.rm(journalDir, { recursive: true, force: true });
   };
 }
