@@ -7,7 +7,7 @@ import { newId } from '../ids.js';
 import { EmailTakenError, InvitationInvalidError } from './errors.js';
 import { requireInvitationMailAllowed } from './invitation-limit.js';
 import { hashPassword } from './passwords.js';
-import { hashLinkToken, isLinkTokenShaped, newLinkToken } from './tokens.js';
+import { hashLinkToken, isLinkTokenShaped, linkUrl, newLinkToken } from './tokens.js';
 import { insertUser, requireAcceptablePassword, requireEmail, type User } from './users.js';
 
 /** A week: long enough to reach someone back from a long weekend, short enough that a forgotten link dies. */
@@ -97,7 +97,7 @@ export async function createInvitation(
 }
 
 export function invitationUrl(siteUrl: string, token: string): string {
-  return `${siteUrl}/invitations/${token}`;
+  return linkUrl(siteUrl, 'invitation', token);
 }
 
 /** The invitation behind a link, if it can still be accepted (not unknown, expired, accepted or revoked). */

@@ -4,7 +4,7 @@ import { inTransaction } from '../db/transaction.js';
 import { ResetLinkInvalidError } from './errors.js';
 import { clearLoginFailures } from './login-limit.js';
 import { hashPassword } from './passwords.js';
-import { hashLinkToken, isLinkTokenShaped, newLinkToken } from './tokens.js';
+import { hashLinkToken, isLinkTokenShaped, linkUrl, newLinkToken } from './tokens.js';
 import { findUserByEmail, getUser, requireAcceptablePassword, setPasswordHash, type User } from './users.js';
 
 /** An hour: enough to switch to the mail client and back; a link lying in a mailbox later is worth nothing. */
@@ -64,7 +64,7 @@ export async function createPasswordReset(
 }
 
 export function passwordResetUrl(siteUrl: string, token: string): string {
-  return `${siteUrl}/password-reset/${token}`;
+  return linkUrl(siteUrl, 'passwordReset', token);
 }
 
 /** Whether a reset link can still be used (for showing the form, or an explanation instead of it). */

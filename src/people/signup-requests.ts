@@ -4,7 +4,7 @@ import type { Database, Db, Transaction } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { EmailTakenError, SignupLinkInvalidError } from './errors.js';
 import { signUp } from './signup.js';
-import { hashLinkToken, isLinkTokenShaped, newLinkToken } from './tokens.js';
+import { hashLinkToken, isLinkTokenShaped, linkUrl, newLinkToken } from './tokens.js';
 import { insertUser, requireEmail, type User } from './users.js';
 
 /** A day: the mail may sit a while before it is read; an unused request then goes (each makes no account). */
@@ -66,7 +66,7 @@ export async function requestSignup(
 }
 
 export function signupConfirmationUrl(siteUrl: string, token: string): string {
-  return `${siteUrl}/signup/confirm/${token}`;
+  return linkUrl(siteUrl, 'signupConfirmation', token);
 }
 
 /** The account name and email a confirmation link would create, if it can still be used. */

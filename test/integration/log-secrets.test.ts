@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import { LINK_TOKEN_PATHS, newLinkToken } from '../../src/people/tokens.js';
 import { listen, type RunningServer } from '../../src/server.js';
 import { SecretBox } from '../../src/webhooks/secret-box.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -44,4 +45,34 @@ it('request logs hold no CSRF token of an upload URL and no invitation or passwo
   expect(logged).toContain('/imports?_csrf=[redacted]&page=2');
   expect(logged).toContain('/invitations/[redacted]');
   expect(logged).toContain('/password-reset/[redacted]?next=/codes');
+});
+
+it('request logs hold no token of any link mailed or shown, whichever method, letter case or shape reaches the route', async () => {
+  const origin = `http://127.0.0.1:${server.port}`;
+  const before = lines.length;
+  // Every kind of link the people service makes (LINK_TOKEN_PATHS), a sign-up confirmation included: its token
+  // creates an account for whoever posts it first.
+  const paths = Object.values(LINK_TOKEN_PATHS);
+  expect(paths).toContain('/signup/confirm/');
+  const secrets: string[] = [];
+  for (const [index, prefix] of paths.entries()) {
+    const shaped = newLinkToken();
+    const unshaped = `secretToken${index}Unshaped`;
+    secrets.push(shaped, unshaped);
+    await rawHttp(origin, { method: 'GET', path: `${prefix}${shaped}` });
+    await rawHttp(origin, { method: 'POST', path: `${prefix}${unshaped}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'password=x' });
+    // Express matches routes whatever the letter case, so an upper-cased path reaches the same action.
+    const upper = `upperToken${index}Secret`;
+    secrets.push(upper);
+    await rawHttp(origin, { method: 'GET', path: `${prefix.toUpperCase()}${upper}` });
+  }
+  // A token-shaped segment under a path not (yet) in the list is taken for a secret too.
+  const stray = newLinkToken();
+  secrets.push(stray);
+  await rawHttp(origin, { method: 'GET', path: `/some-future-link/${stray}?page=1` });
+  await expect.poll(() => lines.slice(before).filter((line) => line.includes('"url"')).length).toBeGreaterThanOrEqual(paths.length * 3 + 1);
+  const logged = lines.slice(before).join('\n');
+  for (const secret of secrets) expect(logged).not.toContain(secret);
+  expect(logged).toContain('/signup/confirm/[redacted]');
+  expect(logged).toContain('/some-future-link/[redacted]?page=1');
 });
