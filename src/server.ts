@@ -43,7 +43,7 @@ export async function listen(
     handler,
   );
   // Slightly above common load balancer idle timeouts (60 s), so the balancer closes first, never us mid-request.
-  // It applies between requests; headersTimeout counts only from a request's first byte, so it can be shorter.
+  // It applies between requests; there headersTimeout counts from the next request's first byte, so it can be shorter.
   server.keepAliveTimeout = 65_000;
   capConnections(server, options.connections ?? DEFAULTS.httpConnections, options.observer);
   await new Promise<void>((resolve, reject) => {
@@ -68,31 +68,65 @@ export async function listen(
 
 /**
  * One client must not hold every socket (each a file descriptor and buffers): past `maxTotal` open connections Node
- * closes new ones on accept (`maxConnections`, told as 'drop'); past `maxPerAddress` from one client we close
- * them at once, before a byte is read. Both are silent closes, as a full accept queue would be.
+ * closes new ones on accept (`maxConnections`, told as 'drop'). Past `maxPerAddress` from one client address, the
+ * address's longest-idle keep-alive connection (between requests, nothing in flight) is closed to make room: many
+ * phones share one carrier NAT address, each keeping a socket open for `keepAliveTimeout` after its scan, and a
+ * client reopens a closed keep-alive connection without a user seeing it. Only when every connection of the address
+ * is busy (a request in flight, or connected with no request finished yet) is the new one closed at once, before a
+ * byte is read, as a full accept queue would be.
  */
 function capConnections(server: http.Server, caps: Config['httpConnections'], observer: ConnectionObserver | undefined): void {
   server.maxConnections = caps.maxTotal;
   server.on('drop', () => observer?.refused('total'));
-  const openByClient = new Map<string, number>();
+  /** Each client address's open sockets, in the order they became idle (a Set keeps insertion order). */
+  const socketsByClient = new Map<string, { all: Set<Socket>; idle: Set<Socket> }>();
+  /** Requests in flight on each socket (pipelining can make it more than one). */
+  const inFlight = new WeakMap<Socket, number>();
+  const clientOf = new WeakMap<Socket, string>();
   let open = 0;
   observer?.watch(() => open);
   server.on('connection', (socket: Socket) => {
     const client = caps.maxPerAddress > 0 ? clientKey(socket.remoteAddress) : undefined;
-    const held = client === undefined ? 0 : (openByClient.get(client) ?? 0);
-    if (client !== undefined && held >= caps.maxPerAddress) {
-      observer?.refused('per_address');
-      socket.destroy();
-      return;
+    if (client !== undefined) {
+      const held = socketsByClient.get(client) ?? { all: new Set<Socket>(), idle: new Set<Socket>() };
+      if (held.all.size >= caps.maxPerAddress) {
+        const longestIdle = held.idle.values().next().value;
+        if (longestIdle === undefined) {
+          observer?.refused('per_address');
+          socket.destroy();
+          return;
+        }
+        held.idle.delete(longestIdle);
+        held.all.delete(longestIdle);
+        longestIdle.destroy();
+        observer?.closedIdle();
+      }
+      held.all.add(socket);
+      socketsByClient.set(client, held);
+      clientOf.set(socket, client);
     }
     open++;
-    if (client !== undefined) openByClient.set(client, held + 1);
     socket.once('close', () => {
       open--;
-      if (client === undefined) return;
-      const left = (openByClient.get(client) ?? 1) - 1;
-      if (left === 0) openByClient.delete(client);
-      else openByClient.set(client, left);
+      const key = clientOf.get(socket);
+      const held = key === undefined ? undefined : socketsByClient.get(key);
+      if (key === undefined || !held) return;
+      held.all.delete(socket);
+      held.idle.delete(socket);
+      if (held.all.size === 0) socketsByClient.delete(key);
+    });
+  });
+  if (caps.maxPerAddress === 0) return;
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const socket = req.socket;
+    const key = clientOf.get(socket);
+    if (key === undefined) return;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    socketsByClient.get(key)?.idle.delete(socket);
+    res.once('close', () => {
+      const left = (inFlight.get(socket) ?? 1) - 1;
+      inFlight.set(socket, left);
+      if (left === 0 && !socket.destroyed) socketsByClient.get(key)?.idle.add(socket);
     });
   });
 }

@@ -8,6 +8,8 @@ export interface ConnectionObserver {
   /** `open` reads the server's current count of open connections (read at scrape time). */
   watch(open: () => number): void;
   refused(limit: ConnectionRefusal): void;
+  /** An idle keep-alive connection was closed to make room for a new one from the same address. */
+  closedIdle(): void;
 }
 
 export function createConnectionMetrics(registry: Registry): ConnectionObserver {
@@ -26,6 +28,11 @@ export function createConnectionMetrics(registry: Registry): ConnectionObserver 
     labelNames: ['limit'],
     registers: [registry],
   });
+  const closedIdle = new Counter({
+    name: 'qroute_http_idle_connections_closed_total',
+    help: 'Idle keep-alive connections closed to make room for a new connection from the same address (HTTP_MAX_CONNECTIONS_PER_ADDRESS).',
+    registers: [registry],
+  });
   // Both series exist from the start, so an alert on rate() sees the first refusal.
   refused.inc({ limit: 'total' }, 0);
   refused.inc({ limit: 'per_address' }, 0);
@@ -35,6 +42,9 @@ export function createConnectionMetrics(registry: Registry): ConnectionObserver 
     },
     refused(limit) {
       refused.inc({ limit });
+    },
+    closedIdle() {
+      closedIdle.inc();
     },
   };
 }

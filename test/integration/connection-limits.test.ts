@@ -58,4 +58,38 @@ describe('connection caps', () => {
     await expect.poll(() => metric('qroute_http_connections')).toBe(0);
     expect((await rawHttp(app.origin, { method: 'GET', path: '/healthz' })).status).toBe(200);
   });
+
+  it("make room for a new connection by closing the address's longest-idle keep-alive connection, never a busy one", async () => {
+    const healthz = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
+    const idleBefore = await metric('qroute_http_idle_connections_closed_total');
+    // Two keep-alive connections from one address (many phones behind one carrier NAT), each idle after its answer.
+    const older = await connect('127.0.0.1');
+    older.socket.write(healthz);
+    await expect.poll(older.received).toMatch(/^HTTP\/1\.1 200/);
+    const newer = await connect('127.0.0.1');
+    newer.socket.write(healthz);
+    await expect.poll(newer.received).toMatch(/^HTTP\/1\.1 200/);
+
+    // A third from the address is served; the connection idle longest is the one closed for it.
+    const third = await connect('127.0.0.1');
+    await expect.poll(older.closed).toBe(true);
+    expect(newer.closed()).toBe(false);
+    third.socket.write(healthz);
+    await expect.poll(third.received).toMatch(/^HTTP\/1\.1 200/);
+    expect(await metric('qroute_http_idle_connections_closed_total')).toBe(idleBefore + 1);
+
+    // A connection busy with a request is never the one closed: with `newer` idle and `third` idle again, a fourth
+    // closes `newer`; a fifth, while the fourth has sent nothing yet (busy) and `third` is idle, closes `third`.
+    const fourth = await connect('127.0.0.1');
+    await expect.poll(newer.closed).toBe(true);
+    const fifth = await connect('127.0.0.1');
+    await expect.poll(third.closed).toBe(true);
+    expect(fourth.closed()).toBe(false);
+    // Now both are busy (connected, no request answered): a sixth is refused.
+    const sixth = await connect('127.0.0.1');
+    await expect.poll(sixth.closed).toBe(true);
+    expect(fourth.closed() || fifth.closed()).toBe(false);
+    for (const client of [fourth, fifth]) client.socket.destroy();
+    await expect.poll(() => metric('qroute_http_connections')).toBe(0);
+  });
 });
