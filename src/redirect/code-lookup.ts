@@ -64,6 +64,9 @@ const ACCOUNT_PREFIX = accountChangePayload('');
  * are then answered from the last known target at once, not after another timeout each, and a single lookup at
  * a time (in the background) finds out when the database answers again.
  */
+/** Lookups in flight past which no background probe starts while the database counts as unresponsive. */
+const MAX_PROBES = 2;
+
 export class CodeLookup {
   private readonly codes: LRUCache<string, Entry>;
   private readonly gone: LRUCache<string, Entry>;
@@ -102,9 +105,11 @@ export class CodeLookup {
     const cached = this.codes.peek(slug) ?? this.gone.peek(slug);
     if (cached && this.unresponsive) {
       // One probe at a time: a frozen database would otherwise collect a hung query (and a pool connection) per
-      // slug. Another after `unknownLookupTimeoutMs`, so one stuck on a connection that will never answer (a host
-      // that failed over) does not keep the cache stale until the pool's query timeout.
-      if (this.inFlight.size === 0 || this.now() - this.probeStartedAt > this.options.unknownLookupTimeoutMs) {
+      // slug. A second after `unknownLookupTimeoutMs`, so one stuck on a connection that will never answer (a host
+      // that failed over) does not keep the cache stale until the pool's query timeout; never more than two, since
+      // a frozen server never fires its statement_timeout and each hung probe holds a connection scans need.
+      const probeDue = this.inFlight.size === 0 || (this.inFlight.size < MAX_PROBES && this.now() - this.probeStartedAt > this.options.unknownLookupTimeoutMs);
+      if (probeDue) {
         this.probeStartedAt = this.now();
         this.lookup(slug).catch(() => undefined);
       }
@@ -116,6 +121,11 @@ export class CodeLookup {
   /** Whether the database failed to answer the last lookup (cached codes are then served without asking it). */
   get databaseUnresponsive(): boolean {
     return this.unresponsive;
+  }
+
+  /** Lookups waiting on the database now (each holds a pool connection). */
+  get lookupsInFlight(): number {
+    return this.inFlight.size;
   }
 
   /** How many lookups gave up waiting for the database since start. */

@@ -69,7 +69,8 @@ describe('a frozen database (SIGSTOP) and cached codes', () => {
     console.log(`frozen database: first redirect ${Math.round(first)} ms, later ones median ${Math.round(later[2]!)} ms, max ${Math.round(later[4]!)} ms`);
     // The lookup timeout is 1.5 s (src/redirect/index.ts): every later redirect waited it before.
     expect(first).toBeGreaterThan(1_000);
-    for (const ms of later) expect(ms).toBeLessThan(750);
+    // Below the timeout with room for a loaded machine: the redirects answered from the cache took about 10 ms here.
+    for (const ms of later) expect(ms).toBeLessThan(1_200);
   });
 
   it('counts one timeout for many lookups of a cached code, and asks the database again once it answers', async () => {
@@ -90,5 +91,29 @@ describe('a frozen database (SIGSTOP) and cached codes', () => {
     await expect.poll(async () => (await lookup.resolve(code.slug), lookup.databaseUnresponsive), { timeout: 10_000 }).toBe(false);
     await cluster.db.updateTable('qr_codes').set({ destination_url: 'https://example.com/after' }).where('id', '=', code.id).execute();
     expect(await lookup.resolve(code.slug)).toMatchObject({ destinationUrl: 'https://example.com/after' });
+  });
+
+  it('holds at most two background lookups on a frozen database, however many cached codes are scanned for however long', async () => {
+    const codes = await Promise.all(['A', 'B', 'C', 'D', 'E', 'F'].map((name) => newCode(`Flyer ${name}`)));
+    let now = Date.now();
+    const lookup = new CodeLookup(cluster.pool({ ...DEFAULT_DATABASE_TIMEOUTS, connectMs: 1_000, queryMs: 60_000 }), {
+      ttlMs: 10_000, maxEntries: 10, maxGoneEntries: 10, lookupTimeoutMs: 300, unknownLookupTimeoutMs: 5_000, now: () => now,
+    });
+    for (const code of codes) await lookup.resolve(code.slug);
+
+    await cluster.freeze();
+    try {
+      // Each round is a scan of another code, 6 s after the last (past unknownLookupTimeoutMs): a hung probe per round
+      // would hold six connections by the end.
+      for (const code of codes) {
+        now += 6_000;
+        expect(await lookup.resolve(code.slug)).toMatchObject({ destinationUrl: 'https://example.com/before' });
+        expect(lookup.lookupsInFlight).toBeLessThanOrEqual(2);
+      }
+      expect(lookup.lookupsInFlight).toBe(2);
+    } finally {
+      await cluster.thaw();
+    }
+    await expect.poll(() => lookup.lookupsInFlight).toBe(0);
   });
 });
