@@ -1,4 +1,4 @@
-import { AccountNotFoundError, createAccount, getAccount, setCodeLimit, setPlan } from '../accounts/account-service.js';
+import { AccountNotFoundError, createAccount, getAccount, InvalidAccountNameError, parseAccountName, setCodeLimit, setPlan } from '../accounts/account-service.js';
 import { createApiKey, revokeApiKey } from '../accounts/api-keys.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../accounts/plans.js';
 import type { Config } from '../config.js';
@@ -8,7 +8,6 @@ import { WebhookNotConfiguredError } from '../accounts/webhook-settings.js';
 import { DeliveryInFlightError, DeliveryNotFoundError } from '../webhooks/delivery-service.js';
 import { WebhookUrlError } from '../webhooks/url-guard.js';
 import { PeopleError } from '../people/errors.js';
-import { singleLineTextProblem } from '../text-rules.js';
 import { optionalInteger, parseFlags, required, UsageError } from './args.js';
 import { backupEmbedded, restoreEmbedded } from './backup.js';
 import { type CommandContext, runWebhookCommand, WEBHOOK_USAGE } from './webhook-commands.js';
@@ -77,9 +76,14 @@ export async function runCommand(
 }
 
 /** The rule sign-up applies too: one line of text (it is shown in pages and invitation mails). */
+/** The account-name rule of every other way in (parseAccountName), its refusal worded for a flag. */
 function accountName(value: string): string {
-  if (singleLineTextProblem(value) !== undefined) throw new UsageError('--name must not contain control characters or line breaks');
-  return value;
+  try {
+    return parseAccountName(value);
+  } catch (error) {
+    if (error instanceof InvalidAccountNameError) throw new UsageError(`--name: ${error.message}`);
+    throw error;
+  }
 }
 
 /** `backup --out <file>` and `restore --in <file>`, for the embedded database only. */

@@ -58,7 +58,8 @@ export class LastOwnerError extends PeopleError {
   }
 }
 
-export class InvalidAccountNameError extends PeopleError {}
+/** The account-name rule lives with accounts (parseAccountName); re-exported for the people services' callers. */
+export { InvalidAccountNameError } from '../accounts/account-service.js';
 
 /** Unknown, expired or used: one answer for all three. */
 export class SignupLinkInvalidError extends PeopleError {

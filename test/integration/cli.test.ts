@@ -145,6 +145,8 @@ describe('admin CLI with DATABASE_URL', TIMEOUT, () => {
     ['a missing --name', ['accounts', 'create'], /^qroute admin: using .*\nerror: --name is required\n$/],
     ['a blank --name', ['accounts', 'create', '--name', '  '], /^qroute admin: using .*\nerror: --name is required\n$/],
     ['a flag without a value', ['accounts', 'create', '--name'], /^qroute admin: using .*\nerror: --name needs a value\n$/],
+    // The account-name rule of sign-up (parseAccountName), not a looser one of its own.
+    ['an invisible --name', ['accounts', 'create', '--name', '\u200b'], /^qroute admin: using .*\nerror: --name: Enter an account name of 1 to 200 characters\.\n$/],
     ['a stray argument', ['accounts', 'create', 'Acme'], /^qroute admin: using .*\nerror: unexpected argument "Acme"\n$/],
     ['an unknown --plan', ['accounts', 'create', '--name', 'x', '--plan', 'gold'], /^qroute admin: using .*\nerror: --plan must be one of free, starter, pro, business\n$/],
     ['a negative --code-limit', ['accounts', 'create', '--name', 'x', '--code-limit', '-1'], /^qroute admin: using .*\nerror: --code-limit must be a non-negative integer\n$/],

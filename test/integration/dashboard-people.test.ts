@@ -311,17 +311,46 @@ describe('sign-up with a mail server', () => {
     const confirmation = catcher.mails.find((mail) => mail.to[0] === fresh)!;
     const path = /\/signup\/confirm\/[A-Za-z0-9_-]{43}/.exec(confirmation.text)![0];
     const http = await dashboardHttp(open);
-    expect(await (await http.get(path)).text()).toContain('The account <strong>Corner Shop</strong>');
+    expect(/<input[^>]*name="accountName"[^>]*>/.exec(await (await http.get(path)).text())?.[0]).toContain('value="Corner Shop"');
     expect(await findUserByEmail(database.db, fresh)).toBeUndefined();
-    const confirmed = await http.post(path, {});
+    const confirmed = await http.post(path, { accountName: 'Corner Shop', password: NEW_PASSWORD, confirm: NEW_PASSWORD });
     expect(confirmed.headers.get('location')).toBe('/codes');
     expect((await http.get('/people')).status).toBe(200);
     const user = await findUserByEmail(database.db, fresh);
     expect(user?.role).toBe('owner');
     expect(await getAccount(database.db, user!.accountId)).toMatchObject({ name: 'Corner Shop', plan: 'starter' });
-    // The link works once; the password chosen on the form signs in.
+    // The link works once; the password chosen on the link's page signs in.
     expect((await (await dashboardHttp(open)).get(path)).status).toBe(410);
     expect(await signedIn(await dashboardHttp(open, { email: fresh, password: NEW_PASSWORD }))).toBe(true);
+  });
+
+  it("lets whoever holds the mailed link choose the password and the account name, not whoever filled the form", async () => {
+    await database.db.deleteFrom('login_failures').where('key', 'like', 'signup-%').execute();
+    const victim = `victim-${Date.now()}@example.com`;
+    const attackerPassword = 'the attacker chose this one';
+    // A stranger signs up with the victim's address, a name and a password of their choosing.
+    const attacker = await dashboardHttp(open);
+    await attacker.get('/signup');
+    expect((await attacker.post('/signup', { accountName: 'Attacker Inc', email: victim, password: attackerPassword, confirm: attackerPassword })).status).toBe(200);
+    await expect.poll(() => catcher.mails.filter((mail) => mail.to[0] === victim).length).toBe(1);
+    const path = /\/signup\/confirm\/[A-Za-z0-9_-]{43}/.exec(catcher.mails.find((mail) => mail.to[0] === victim)!.text)![0];
+    // The mailbox's owner sees the name the form gave, in a field they can change, and chooses the password.
+    const http = await dashboardHttp(open);
+    const shown = await (await http.get(path)).text();
+    expect(/<input[^>]*name="accountName"[^>]*>/.exec(shown)?.[0]).toContain('value="Attacker Inc"');
+    expect(shown).toContain('name="password"');
+    const refused = await http.post(path, { accountName: 'Victim Co', password: 'short', confirm: 'short' });
+    expect(refused.status).toBe(400);
+    expect(await findUserByEmail(database.db, victim)).toBeUndefined();
+    const confirmed = await http.post(path, { accountName: '  Victim Co ', password: NEW_PASSWORD, confirm: NEW_PASSWORD });
+    expect(confirmed.headers.get('location')).toBe('/codes');
+    const user = await findUserByEmail(database.db, victim);
+    expect(await getAccount(database.db, user!.accountId)).toMatchObject({ name: 'Victim Co' });
+    expect(await signedIn(await dashboardHttp(open, { email: victim, password: NEW_PASSWORD }))).toBe(true);
+    await expect(dashboardHttp(open, { email: victim, password: attackerPassword })).rejects.toThrow();
+    // Nothing of the form's password was kept anywhere.
+    const columns = await database.db.selectFrom('information_schema.columns' as never).select('column_name' as never).where('table_name' as never, '=', 'signup_requests' as never).execute();
+    expect(columns.map((row) => (row as { column_name: string }).column_name)).not.toContain('password_hash');
   });
 
   it(`counts every sign-up against the address's limit, a taken email too, so the ${SIGNUPS_PER_IP + 1}th tells nothing either`, async () => {

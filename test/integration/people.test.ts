@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/account-service.js';
+import { createAccount, InvalidAccountNameError, parseAccountName } from '../../src/accounts/account-service.js';
 import {
   EmailTakenError,
   InvalidEmailError,
@@ -402,6 +402,19 @@ describe('people', () => {
       await expect(signUp(db, { accountName: 'Copycat', email, password: PASSWORD, plan: 'free' })).rejects.toThrow(EmailTakenError);
       const after = await sql<{ n: number }>`select count(*)::int as n from accounts`.execute(db);
       expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+    });
+  });
+
+  describe('account names', () => {
+    it('are held to one rule wherever an account is made: trimmed, 1 to 200 code points, visible, one line', async () => {
+      const astral = '\u{1D49C}'; // 𝒜: one code point, two UTF-16 units
+      expect(parseAccountName(`  ${astral.repeat(200)} `)).toBe(astral.repeat(200));
+      for (const name of ['', '\u200b', astral.repeat(201), 'Evil\r\nURGENT', 'Tab\there']) {
+        expect(() => parseAccountName(name), JSON.stringify(name)).toThrow(InvalidAccountNameError);
+        await expect(createAccount(db, { name, plan: 'free' }), JSON.stringify(name)).rejects.toThrow(InvalidAccountNameError);
+      }
+      expect((await createAccount(db, { name: ` ${astral.repeat(200)}`, plan: 'free' })).name).toBe(astral.repeat(200));
+      expect((await signUp(db, { accountName: astral.repeat(200), email: freshEmail(), password: PASSWORD, plan: 'free' })).account.name).toBe(astral.repeat(200));
     });
   });
 });

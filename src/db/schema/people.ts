@@ -30,8 +30,8 @@ export interface SignupRequestsTable {
   token_hash: Buffer;
   email: string;
   /** Null for a notice to an email that already has a user: such a request cannot be confirmed. */
+  /** Proposed by the form; the link's holder may change it before the account is made. */
   account_name: string | null;
-  password_hash: string | null;
   created_at: ColumnType<Date, Date | undefined, never>;
   expires_at: Date;
 }

@@ -16,6 +16,8 @@ export function requireSignupOpen(deps: DashboardDependencies): RequestHandler {
 /** GET /signup */
 export function showSignup(deps: DashboardDependencies): RequestHandler {
   return (_req, res) => {
-    sendPage(res, <SignupPage context={pageContext(res)} planName={planLabel(deps.config.dashboard.signupPlan)} />);
+    // With a mail server the password is chosen on the mailed link's page, not here (signUpAction says why).
+    const confirmByMail = deps.config.dashboard.smtpUrl !== undefined;
+    sendPage(res, <SignupPage context={pageContext(res)} planName={planLabel(deps.config.dashboard.signupPlan)} confirmByMail={confirmByMail} />);
   };
 }

@@ -17,8 +17,8 @@ import { hasErrors, readNewPassword } from './new-password.js';
  * POST /signup — a new account on SIGNUP_PLAN with this person as its owner. One address sends at most
  * SIGNUPS_PER_IP sign-ups per quarter of an hour (429 with Retry-After past it).
  *
- * With a mail server nothing is made yet: every well-formed form is answered alike ("check your email"), and the
- * address is mailed a confirmation link, or, when it already has a user, a notice saying how to sign in. So the
+ * With a mail server nothing is made yet and the form has no password: every well-formed form is answered alike
+ * ("check your email"), and the address is mailed a confirmation link (whose page asks for the password), or, when it already has a user, a notice saying how to sign in. So the
  * form does not tell strangers who uses qroute (as the password-reset form does not); each of those counts
  * against the address's limit, a taken email included, or the limit would tell the same. The mail goes after the
  * answer: waiting for the mail server on one branch only would show in the time taken.
@@ -32,8 +32,9 @@ export function signUpAction(deps: DashboardDependencies): RequestHandler {
   return async (req, res) => {
     const values = { accountName: formText(req.body, 'accountName'), email: formText(req.body, 'email') };
     const again = (errors: FieldErrors, status = 400) =>
-      sendPage(res, <SignupPage context={pageContext(res)} planName={planLabel(plan)} values={values} errors={errors} />, status);
-    const { password, errors } = readNewPassword(req.body);
+      sendPage(res, <SignupPage context={pageContext(res)} planName={planLabel(plan)} confirmByMail={mailer !== undefined} values={values} errors={errors} />, status);
+    // With a mail server the password is chosen on the confirmation page, by whoever holds the mailed link.
+    const { password, errors } = mailer ? { password: '', errors: {} } : readNewPassword(req.body);
     if (hasErrors(errors)) {
       again(errors);
       return;
@@ -47,12 +48,11 @@ export function signUpAction(deps: DashboardDependencies): RequestHandler {
     if (mailer) {
       let request;
       try {
-        request = await requestSignup(deps.db, { accountName: values.accountName, email: values.email, password, plan, siteUrl: deps.config.siteUrl });
+        request = await requestSignup(deps.db, { accountName: values.accountName, email: values.email, siteUrl: deps.config.siteUrl });
       } catch (error) {
         await releaseSignupSlot(deps.db, slot.id!);
         if (error instanceof InvalidAccountNameError) again({ accountName: error.message });
         else if (error instanceof InvalidEmailError) again({ email: error.message });
-        else if (error instanceof UnacceptablePasswordError) again({ password: error.message });
         else throw error;
         return;
       }
