@@ -67,3 +67,17 @@ export const errors = {
       'Retry-After': String(retryAfterSeconds),
     }),
 } satisfies Record<string, (...args: never[]) => ApiError>;
+
+/**
+ * The status of an error the HTTP framework raises for a bad request, or undefined: body-parser's http-errors
+ * (`expose` is true for every 4xx they make) and the router's URIError for a path that is not valid
+ * percent-encoding. Only these: any other error that happens to carry a 4xx `status` (from a library deep inside a
+ * handler) is a bug to log and answer 500, not the client's fault.
+ */
+export function frameworkClientErrorStatus(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { status, statusCode, expose } = error as { status?: unknown; statusCode?: unknown; expose?: unknown };
+  if (expose !== true && !(error instanceof URIError)) return undefined;
+  const given = typeof status === 'number' ? status : statusCode;
+  return typeof given === 'number' && Number.isInteger(given) && given >= 400 && given <= 499 ? given : undefined;
+}

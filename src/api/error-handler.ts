@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { isUnstorableText } from '../db/unstorable-text.js';
-import { ApiError, errors, type FieldError } from '../errors.js';
+import { ApiError, errors, type FieldError, frameworkClientErrorStatus } from '../errors.js';
 import { NOT_UTF8 } from './request-guards.js';
 import { MAX_BODY_BYTES } from './router.js';
 
@@ -96,7 +96,7 @@ function toApiError(error: unknown, method: string): ApiError {
         return errors.invalidBody([{ path: '/body', message: 'must be sent as application/json' }]);
     }
   }
-  const status = clientErrorStatus(error);
+  const status = frameworkClientErrorStatus(error);
   if (status !== undefined) {
     // The framework's other client errors (Express's router throws a URIError with status 400 for a path that is
     // not valid percent-encoding, as in /files/%): the request's fault, never a 500.
@@ -125,10 +125,3 @@ function isBodyParserError(error: unknown): error is BodyParserError {
   return expose === true && typeof status === 'number' && status >= 400 && status < 500 && !('errors' in error);
 }
 
-/** A status (or statusCode) from 400 to 499 that the framework put on an error it threw. */
-function clientErrorStatus(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
-  const given = typeof status === 'number' ? status : statusCode;
-  return typeof given === 'number' && Number.isInteger(given) && given >= 400 && given <= 499 ? given : undefined;
-}

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { isUnstorableText } from '../db/unstorable-text.js';
-import { ApiError } from '../errors.js';
+import { ApiError, frameworkClientErrorStatus } from '../errors.js';
 import { ErrorPage } from './components/error-page.js';
 import { isHtmx, type PageContext } from './context.js';
 import { sendPage } from './render.js';
@@ -74,22 +74,19 @@ export function notText(): DashboardError {
   return new DashboardError(400, 'That text cannot be used', 'A field holds characters that are not text (such as control characters). Remove them and try again.');
 }
 
-/** What body-parser (http-errors, with a `type`) and Express's router (a URIError with a status) throw for bad requests. */
+/** body-parser's http-errors say what went wrong in `type`. */
 interface FrameworkError {
-  status?: unknown;
-  statusCode?: unknown;
   type?: unknown;
 }
 
 /**
- * Any error the framework marks as the client's (a status or statusCode from 400 to 499), shown with that status
+ * Any error the framework marks as the client's (see frameworkClientErrorStatus), shown with that status
  * and a sentence for the kinds a person can act on. Never a 500: the request was at fault, not the server.
  */
 function frameworkClientError(error: unknown): DashboardError | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { status: given, statusCode, type } = error as FrameworkError;
-  const status = typeof given === 'number' ? given : statusCode;
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 499) return undefined;
+  const status = frameworkClientErrorStatus(error);
+  if (status === undefined) return undefined;
+  const { type } = error as FrameworkError;
   if (type === 'entity.too.large') return new DashboardError(413, 'Too much data', 'The form sent more than the dashboard accepts.');
   if (type === 'parameters.too.many') return new DashboardError(413, 'Too many fields', 'The form sent more fields than the dashboard accepts.');
   if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
