@@ -7,6 +7,7 @@ import { IMPORT_PRUNE_BATCH, pruneUnconfirmedImports } from '../imports/prune-im
 import { pruneInvitations } from '../people/invitations.js';
 import { pruneLoginFailures } from '../people/login-limit.js';
 import { prunePasswordResets } from '../people/password-resets.js';
+import { pruneSignupRequests } from '../people/signup-requests.js';
 
 /** How many rows one statement deletes: small enough that its locks and WAL are brief, large enough to keep up. */
 export const PRUNE_BATCH_SIZE = 1_000;
@@ -27,6 +28,8 @@ export interface PruneCounts {
   invitations: number;
   passwordResets: number;
   loginFailures: number;
+  /** Sign-up requests past their expiry (unconfirmed, their link dead). */
+  signupRequests: number;
   unconfirmedImports: number;
   unreferencedFiles: number;
 }
@@ -54,7 +57,7 @@ export async function pruneExpired(
     try {
       const counts: PruneCounts = {
         webhookDeliveries: 0, webhookAttempts: 0, idempotencyKeys: 0, writeRateEvents: 0, scanBatches: 0, scans: 0,
-        sessions: 0, invitations: 0, passwordResets: 0, loginFailures: 0, unconfirmedImports: 0, unreferencedFiles: 0,
+        sessions: 0, invitations: 0, passwordResets: 0, loginFailures: 0, signupRequests: 0, unconfirmedImports: 0, unreferencedFiles: 0,
       };
       await inBatches(batchSize, async () => {
         // Locked before deletion, skipping rows a redelivery holds: a delivery made pending again is re-checked
@@ -94,6 +97,7 @@ export async function pruneExpired(
       counts.invitations = await inBatches(batchSize, () => pruneInvitations(session, batchSize));
       counts.passwordResets = await inBatches(batchSize, () => prunePasswordResets(session, batchSize));
       counts.loginFailures = await inBatches(batchSize, () => pruneLoginFailures(session, batchSize));
+      counts.signupRequests = await inBatches(batchSize, () => pruneSignupRequests(session, batchSize));
       counts.unconfirmedImports = await inBatches(IMPORT_PRUNE_BATCH, () => pruneUnconfirmedImports(session));
       counts.unreferencedFiles = await pruneUnreferencedFiles(session, retention.unreferencedUploadHours ?? UNREFERENCED_UPLOAD_HOURS, batchSize);
       return counts;

@@ -87,4 +87,14 @@ describe('pruning what people leave behind', () => {
     const { rows } = await sql<{ key: string }>`select key from login_failures`.execute(db);
     expect(rows).toEqual([{ key: 'email:a@example.com' }]);
   });
+
+  it('deletes sign-up requests once they expired (their link no longer works and the daily count no longer needs them)', async () => {
+    const request = (email: string, expiresAt: Date) =>
+      db.insertInto('signup_requests').values({ token_hash: hashLinkToken(email), email, account_name: 'Shop', created_at: new Date(expiresAt.getTime() - DAY), expires_at: expiresAt }).execute();
+    await request('expired-a@example.com', ago(MINUTE));
+    await request('expired-b@example.com', ago(2 * DAY));
+    await request('pending@example.com', ago(-HOUR));
+    expect(await pruneExpired(db, RETENTION, 1)).toMatchObject({ signupRequests: 2 });
+    expect(await db.selectFrom('signup_requests').select('email').execute()).toEqual([{ email: 'pending@example.com' }]);
+  });
 });
