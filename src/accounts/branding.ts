@@ -78,7 +78,8 @@ export async function setBrandColor(db: Db, accountId: string, typed: string | n
  */
 export async function setBrandLogo(db: Db, accountId: string, fileId: string): Promise<Branding> {
   return inTransaction(db, async (trx) => {
-    const file = await findLiveFile(trx, fileId, accountId);
+    // Locked until the logo is stored, so the unreferenced-upload prune cannot delete it in between.
+    const file = await findLiveFile(trx, fileId, accountId, { lock: true });
     if (!file || file.kind !== 'logo') throw new BrandingError('This logo file is not available; upload it again.');
     return replaceLogo(trx, accountId, fileId);
   });

@@ -35,6 +35,11 @@ export function fileReferencesOf(type: CodeTypeName, content: unknown): FileRefe
  * A code may only name live files of its own account, of the kind its type plays: the content schema checks an
  * id's shape, this checks what it points at, so no account can put another's file (or a deleted one) on its
  * page. One query for all of a content's files. Problems come back with paths under `/content`.
+ *
+ * Call it inside the transaction that stores the reference: the files found are locked FOR KEY SHARE until that
+ * transaction ends, so the unreferenced-upload prune (src/files/prune-unreferenced.ts, which locks FOR UPDATE)
+ * either passes them over or, holding them first, is waited for and its deletion seen here as "may have been
+ * deleted". Checked before the transaction, a file could be pruned between the check and the commit.
  */
 export async function checkFileReferences(db: Db, accountId: string, type: CodeTypeName, content: unknown): Promise<ContentProblem[]> {
   const references = fileReferencesOf(type, content);
@@ -46,6 +51,8 @@ export async function checkFileReferences(db: Db, accountId: string, type: CodeT
     .where('deleted_at', 'is', null)
     .where('sha256', '!=', '')
     .where('id', 'in', references.map((r) => r.fileId))
+    .orderBy('id')
+    .forKeyShare()
     .execute();
   const kinds = new Map(rows.map((row) => [row.id, row.kind]));
   const problems: ContentProblem[] = [];

@@ -1,4 +1,5 @@
 import type { Db } from '../db/schema/index.js';
+import { inTransaction } from '../db/transaction.js';
 import { parseCodeName } from './code-input.js';
 import type { Actor } from './destination-history.js';
 import { checkFileReferences } from './file-references.js';
@@ -34,18 +35,22 @@ export async function createTypedCode(
   const parsed = CODE_TYPES[input.type].parse(input.content);
   if (!parsed.ok) problems.push(...parsed.problems.map((p) => ({ path: `/content${p.path}`, message: p.message })));
   if (!name.ok || !parsed.ok) return { ok: false, problems };
-  problems.push(...(await checkFileReferences(db, input.accountId, input.type, parsed.content)));
-  if (problems.length > 0) return { ok: false, problems };
-  const { code } = await createQrCode(db, {
-    accountId: input.accountId,
-    name: name.name,
-    destinationUrl: destinationOf(input.type, parsed.content, input.siteUrl),
-    actor: input.actor,
-    typed: { type: input.type, content: parsed.content },
-    externalId: input.externalId,
-    designTemplateId: input.designTemplateId,
+  // The files are checked in the transaction that stores the code, and stay locked until it commits, so the
+  // unreferenced-upload prune cannot delete one in between (checkFileReferences says how).
+  return inTransaction(db, async (trx): Promise<TypedCodeResult> => {
+    const fileProblems = await checkFileReferences(trx, input.accountId, input.type, parsed.content);
+    if (fileProblems.length > 0) return { ok: false, problems: fileProblems };
+    const { code } = await createQrCode(trx, {
+      accountId: input.accountId,
+      name: name.name,
+      destinationUrl: destinationOf(input.type, parsed.content, input.siteUrl),
+      actor: input.actor,
+      typed: { type: input.type, content: parsed.content },
+      externalId: input.externalId,
+      designTemplateId: input.designTemplateId,
+    });
+    return { ok: true, code };
   });
-  return { ok: true, code };
 }
 
 function destinationOf(type: CodeTypeName, content: unknown, siteUrl: string): string | ((slug: string) => string) {

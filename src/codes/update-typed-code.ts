@@ -7,6 +7,7 @@ import { checkFileReferences, fileReferencesOf } from './file-references.js';
 import { deleteFile, findLiveFile } from '../files/file-records.js';
 import { sql } from 'kysely';
 import { assertCodeId, codeColumns, toQrCode } from './qr-code-row.js';
+import type { QrCode } from './qr-code-service.js';
 import { redirectDestination, type TypedCodeResult } from './typed-code.js';
 import { CODE_TYPES, type CodeTypeName, type ContentProblem, isCodeTypeName } from './types/index.js';
 
@@ -39,10 +40,12 @@ export async function updateTypedCode(
   const parsed = CODE_TYPES[type].parse(input.content);
   if (!parsed.ok) problems.push(...parsed.problems.map((p) => ({ path: `/content${p.path}`, message: p.message })));
   if (!name.ok || !parsed.ok) return { ok: false, problems };
-  problems.push(...(await checkFileReferences(db, input.accountId, type, parsed.content)));
-  if (problems.length > 0) return { ok: false, problems };
 
-  const code = await inTransaction(db, async (trx) => {
+  const code = await inTransaction(db, async (trx): Promise<{ problems: ContentProblem[] } | { code: QrCode; previousContent: unknown }> => {
+    // In the transaction that stores the content, the files locked until it commits, so the unreferenced-upload
+    // prune cannot delete one between this check and the commit (checkFileReferences says how).
+    const fileProblems = await checkFileReferences(trx, input.accountId, type, parsed.content);
+    if (fileProblems.length > 0) return { problems: fileProblems };
     // Under the row lock, so of two racing edits the second records the first one's destination as previous.
     const locked = await trx
       .selectFrom('qr_codes')
@@ -68,6 +71,7 @@ export async function updateTypedCode(
     }
     return { code: toQrCode(row), previousContent: locked.content };
   });
+  if ('problems' in code) return { ok: false, problems: code.problems };
   await releaseReplacedFiles(db, input.accountId, type, code.previousContent, parsed.content);
   return { ok: true, code: code.code };
 }

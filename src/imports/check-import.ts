@@ -1,7 +1,9 @@
 import { parseCodeName } from '../codes/code-input.js';
-import { checkFileReferences } from '../codes/file-references.js';
+import { sql } from 'kysely';
+import { checkFileReferences, fileReferencesOf } from '../codes/file-references.js';
 import { CODE_TYPE_NAMES, CODE_TYPES, type CodeTypeName, isCodeTypeName } from '../codes/types/index.js';
 import type { Db } from '../db/schema/index.js';
+import { inTransaction } from '../db/transaction.js';
 import type { ImportRowStatus } from '../db/schema/imports.js';
 import { newId } from '../ids.js';
 import { ALL_COLUMNS, type CellProblem, columnOfProblem, contentFromCells } from './columns.js';
@@ -43,7 +45,8 @@ export async function checkImport(
   await markExisting(db, input.accountId, rows);
 
   const importId = newId('imp');
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
+    await relockFiles(trx, input.accountId, rows);
     await trx
       .insertInto('imports')
       .values({ id: importId, account_id: input.accountId, created_by_user_id: input.userId, file_name: input.fileName.slice(0, 200), status: 'checked', row_count: rows.length })
@@ -64,6 +67,36 @@ export async function checkImport(
     }
   });
   return { ok: true, importId };
+}
+
+/**
+ * The rows are references too (the unreferenced-upload prune keeps what a checked import names), so the files of
+ * the rows to be created are checked again in the transaction that stores them, locked FOR KEY SHARE until it
+ * commits: the check row by row ran outside it, and a file pruned since would otherwise be named by a stored row
+ * (src/files/prune-unreferenced.ts says why the lock is enough). A row whose file went is refused like any other.
+ */
+async function relockFiles(trx: Db, accountId: string, rows: CheckedRow[]): Promise<void> {
+  const named = rows.flatMap((row) =>
+    row.status === 'pending' && isCodeTypeName(row.input.type) ? fileReferencesOf(row.input.type, row.input.content).map((reference) => ({ row, reference })) : [],
+  );
+  if (named.length === 0) return;
+  const ids = [...new Set(named.map(({ reference }) => reference.fileId))].sort();
+  const live = await trx
+    .selectFrom('files')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .where('id', '=', sql<string>`any(${ids}::text[])`)
+    .orderBy('id')
+    .forKeyShare()
+    .execute();
+  const liveIds = new Set(live.map((file) => file.id));
+  for (const { row, reference } of named) {
+    if (liveIds.has(reference.fileId)) continue;
+    // The column is the path's first step (/fileIds/2 is the fileIds cell), as the row's other file problems say.
+    row.problems.push({ field: reference.path.split('/')[1]!, message: 'is not a file of this account (it may have been deleted)' });
+    row.status = 'invalid';
+  }
 }
 
 function checkHeader(header: string[]): string | undefined {

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { sql } from 'kysely';
 import type { CodeTypeName } from '../codes/types/index.js';
 import type { Db } from '../db/schema/index.js';
 import type { FileKind } from '../db/schema/files.js';
@@ -33,7 +34,7 @@ const EXAMPLES: Record<CodeTypeName, Record<string, unknown>> = {
   WIFI: { ssid: 'Cafe Guest', password: 'coffee-2027', security: 'WPA', hidden: false },
 };
 
-/** Which stored files a file type's example names (the account's newest of that kind), since an id must be the account's. */
+/** Which stored files a file type's example names (the account's newest of that kind a live code shows), since an id must be the account's. */
 const FILE_FIELDS: Partial<Record<CodeTypeName, { field: string; kinds: FileKind[]; many?: boolean }>> = {
   PDF: { field: 'fileId', kinds: ['pdf'] },
   MP3: { field: 'fileId', kinds: ['audio'] },
@@ -44,12 +45,14 @@ export const PLACEHOLDER_FILE_ID = 'fil_PUT_AN_UPLOADED_FILE_ID_HERE';
 
 /**
  * The template for `type`: its header and one example row that imports cleanly into this account. File types
- * name the account's newest file of the right kind; an account without one gets a placeholder to replace.
+ * name the account's newest file of the right kind that a live code shows; an account without one gets a placeholder.
  */
 export async function templateCsv(db: Db, accountId: string, type: CodeTypeName): Promise<string> {
   const content = structuredClone(EXAMPLES[type]);
   const files = FILE_FIELDS[type];
   if (files) {
+    // Only a file a live code shows: the newest upload is often the orphan of a refused form, which the
+    // unreferenced-upload prune deletes after a day, and an import of the template would then fail on it.
     const newest = await db
       .selectFrom('files')
       .select('id')
@@ -57,6 +60,16 @@ export async function templateCsv(db: Db, accountId: string, type: CodeTypeName)
       .where('kind', 'in', files.kinds)
       .where('deleted_at', 'is', null)
       .where('sha256', '!=', '')
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('qr_codes')
+            .select(sql`1`.as('one'))
+            .where('qr_codes.account_id', '=', accountId)
+            .where('qr_codes.deleted_at', 'is', null)
+            // The id as a JSON string of the content (file ids hold no LIKE wildcard but _, which can only match more).
+            .where(sql<string>`qr_codes.content::text`, 'like', sql<string>`'%"' || files.id || '"%'`),
+        ),
+      )
       .orderBy('created_at', 'desc')
       .limit(1)
       .executeTakeFirst();

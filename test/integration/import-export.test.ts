@@ -112,8 +112,12 @@ describe('export', () => {
     const fresh = await createPerson(database.db);
     const freshHttp = await dashboardHttp(app, fresh);
     for (const type of CODE_TYPE_NAMES) {
-      // File types name the account's newest file of the right kind: give the account one.
-      if (['PDF', 'MP3', 'IMAGES'].includes(type)) await storedExample(database.db, fresh.accountId, type);
+      // File types name the account's newest file of the right kind that a live code shows: give the account one.
+      if (['PDF', 'MP3', 'IMAGES'].includes(type)) {
+        const content = await storedExample(database.db, fresh.accountId, type);
+        const shown = await createTypedCode(database.db, { accountId: fresh.accountId, name: `Shown ${type}`, type, content, siteUrl: app.config.siteUrl, actor: { kind: 'user', userId: fresh.userId } });
+        expect(shown.ok).toBe(true);
+      }
       const template = await freshHttp.get(`/imports/templates/${type}.csv`);
       expect(template.status, `${type}: ${await template.clone().text()}`).toBe(200);
       const bytes = Buffer.from(await template.arrayBuffer());
@@ -121,7 +125,7 @@ describe('export', () => {
       const page = await (await freshHttp.get(path)).text();
       expect(page, type).toContain('1 code created, 0 skipped, 0 failed.');
     }
-    expect(await contents(fresh.accountId)).toHaveLength(17);
+    expect(await contents(fresh.accountId)).toHaveLength(17 + 3);
   });
 
   it('writes one ZIP of images at a time per account: a second while the first streams gets 429, and one after it ends works', async () => {

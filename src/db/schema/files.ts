@@ -16,6 +16,8 @@ export interface FilesTable {
   sha256: string;
   created_at: ColumnType<Date, Date | undefined, never>;
   deleted_at: Date | null;
+  /** When the unreferenced-upload prune first found it named by something; never pruned after (src/files/prune-unreferenced.ts). */
+  referenced_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface FileChunksTable {
