@@ -100,7 +100,7 @@ export async function removeWebhook(db: Db, accountId: string): Promise<{ accoun
     if (removed.numDeletedRows === 0n) throw new WebhookNotConfiguredError(accountId);
     const failed = await trx
       .updateTable('webhook_deliveries')
-      .set({ status: 'failed', last_error: 'webhook removed', completed_at: sql<Date>`now()`, claimed_by: null })
+      .set({ status: 'failed', last_error: 'webhook removed', completed_at: sql<Date>`now()`, claimed_by: null, claim_token: null })
       .where('account_id', '=', accountId)
       .where('status', '=', 'pending')
       .executeTakeFirst();

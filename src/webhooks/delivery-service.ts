@@ -146,7 +146,7 @@ export async function redeliver(db: Db, deliveryId: string, accountId?: string):
       update webhook_deliveries set
         final_attempt = final_attempt or status <> 'pending',
         -- A lapsed claim is cleared: this is a fresh request for an attempt, not an orphan to fail at claim time.
-        status = 'pending', next_attempt_at = now(), completed_at = null, claimed_by = null
+        status = 'pending', next_attempt_at = now(), completed_at = null, claimed_by = null, claim_token = null
       where id = ${deliveryId} ${accountId ? sql`and account_id = ${accountId}` : sql``}
         and (claimed_by is null or next_attempt_at <= now())
       returning *
