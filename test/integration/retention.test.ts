@@ -51,11 +51,11 @@ describe('pruning expired rows', () => {
     expect(await ids('webhook_attempts', 'delivery_id')).toEqual(['whd_pending', 'whd_pending', 'whd_pending', 'whd_pending', 'whd_recent']);
   });
 
-  it('deletes idempotency keys past their 24 h, write-rate events past an hour and scan batch ids past 7 days', async () => {
+  it('deletes idempotency keys past their 24 h, write-rate events past an hour and scan batch ids past 30 days', async () => {
     await sql`insert into idempotency_keys (account_id, key, request_hash, created_at) values
       ('acc_1', 'old', 'h', ${ago(25 * 3600_000)}), ('acc_1', 'fresh', 'h', ${ago(23 * 3600_000)})`.execute(database.db);
     await sql`insert into write_rate_events (account_id, at) values ('acc_1', ${ago(2 * 3600_000)}), ('acc_1', ${ago(2 * 3600_000)}), ('acc_1', now())`.execute(database.db);
-    await sql`insert into scan_batches (id, committed_at) values ('old', ${ago(8 * DAY)}), ('recent', ${ago(6 * DAY)})`.execute(database.db);
+    await sql`insert into scan_batches (id, committed_at) values ('old', ${ago(31 * DAY)}), ('recent', ${ago(29 * DAY)})`.execute(database.db);
 
     const counts = await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: undefined }, 1);
     expect(counts).toMatchObject({ idempotencyKeys: 1, writeRateEvents: 2, scanBatches: 1, scans: 0 });
