@@ -8,7 +8,7 @@ export interface ScanRecorderView {
   readonly batchStatements: { readonly withoutWebhooks: number; readonly withWebhooks: number; readonly rewrittenWithWebhooks: number };
   /** Undefined when the journal is off. */
   readonly journalStats:
-    | { readonly journaledScans: number; readonly unjournaledScans: number; readonly replayedScans: number; readonly tornRecords: number; readonly bytes: number }
+    | { readonly journaledScans: number; readonly unjournaledScans: number; readonly replayedScans: number; readonly tornRecords: number; readonly expiredScans: number; readonly bytes: number }
     | undefined;
 }
 
@@ -93,6 +93,11 @@ export function createScanMetrics(registry: Registry): ScanMetrics {
   );
   journalCounter('qroute_scan_journal_replayed_total', 'Scans written from journal files (left by a stopped process, or evicted from memory).', (stats) => stats.replayedScans);
   journalCounter('qroute_scan_journal_torn_records_total', 'Journal records skipped for a bad length or checksum (a write cut short by a crash).', (stats) => stats.tornRecords);
+  journalCounter(
+    'qroute_scan_journal_expired_total',
+    'Scans in journal records too old to replay (their batch ids may be pruned from scan_batches), set aside in .expired files for the operator, not written.',
+    (stats) => stats.expiredScans,
+  );
   new Gauge({
     name: 'qroute_scan_journal_bytes',
     help: 'Bytes in this process\'s scan journal file (emptied once every batch in it is committed).',

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Logger } from 'pino';
+import { SCAN_BATCH_LIFETIME_DAYS } from '../maintenance/prune.js';
 import { prepareScanBatch, type PreparedScanBatch, type ScanEvent } from './scan-batch.js';
 
 export interface ScanJournalOptions {
@@ -15,7 +16,22 @@ export interface ScanJournalOptions {
   heartbeatMs?: number;
   /** An owner file not renewed for this long belongs to a dead process, whatever its pid says. */
   staleAfterMs?: number;
+  /**
+   * Records appended longer ago than this are not replayed but set aside (see `read`): their batch ids may have
+   * been pruned from scan_batches, so a committed one would be counted again.
+   */
+  replayWithinMs?: number;
+  /** The time records are stamped with and aged by (a test sets it; the wall clock otherwise). */
+  now?: () => number;
 }
+
+const DAY_MS = 24 * 3_600_000;
+/**
+ * Two days short of the scan_batches lifetime: the margin covers this host's clock running behind the database's
+ * (pruning ages ids by the database's clock, records are aged by this one) and a batch committed by a timed-out
+ * write shortly before it was journaled.
+ */
+export const JOURNAL_REPLAY_WITHIN_MS = (SCAN_BATCH_LIFETIME_DAYS - 2) * DAY_MS;
 
 /**
  * The journal directory of one database: `embedded` for the embedded PostgreSQL (whose DATA_DIR is the database;
@@ -36,11 +52,15 @@ export function journalDirFor(dir: string, databaseUrl: string | undefined): str
 }
 
 /**
- * A record: magic, payload length, CRC-32 of the payload, payload (one batch as JSON). The length and checksum let
- * a reader tell a torn record (the process died in the middle of a write) from a whole one, and skip it.
+ * A record: magic, body length, CRC-32 of the body, body. The length and checksum let a reader tell a torn record
+ * (the process died in the middle of a write) from a whole one, and skip it. Version 2's body is the time it was
+ * appended (ms since 1970, a float64) and then the payload (one batch as JSON); version 1's (files written before
+ * the stamp existed) is the payload alone, and is still read: its records are aged by the file's mtime.
  */
-const MAGIC = 0x314a5351; // "QSJ1" read little-endian
+const MAGIC_V1 = 0x314a5351; // "QSJ1" read little-endian
+const MAGIC_V2 = 0x324a5351; // "QSJ2"
 const HEADER_BYTES = 12;
+const STAMP_BYTES = 8;
 
 /** A scan as journaled: [codeId, accountId, at (ms), device, os, browser, destinationUrl, referrerHost, bot]. */
 type JournaledScan = [string, string, number | null, string, string, string, string, string | null, 0 | 1];
@@ -53,6 +73,20 @@ export interface ReadJournal {
   /** Records that failed their length or checksum (a torn last write, or damage), skipped. */
   tornRecords: number;
   skippedBytes: number;
+  /** Records older than `replayWithinMs`, not in `batches`: copied to `expiredFile` instead. */
+  expiredRecords: number;
+  expiredFile: string | undefined;
+}
+
+/** What the owner file says about the process that writes `<token>.journal`. */
+interface OwnerRecord {
+  pid: number;
+  host: string;
+  /** `/proc/self/ns/pid` and `/proc/sys/kernel/random/boot_id`: a pid means something only within both. */
+  pidNamespace?: string;
+  bootId?: string;
+  startTime?: string;
+  startedAt?: string;
 }
 
 /**
@@ -76,18 +110,29 @@ export class ScanJournal {
   /** Whether the last append failed for lack of room or a write error (logged on each change, not each scan). */
   private refusing: string | undefined;
   private closed = false;
-  readonly stats = { journaledScans: 0, unjournaledScans: 0, replayedScans: 0, tornRecords: 0 };
+  /** Claimed files whose expired records were already counted (a file read again after a failed replay). */
+  private readonly expiredCounted = new Set<string>();
+  /** `expiredScans`: scans in records too old to replay, set aside in `.expired` files. */
+  readonly stats = { journaledScans: 0, unjournaledScans: 0, replayedScans: 0, tornRecords: 0, expiredScans: 0 };
 
   private constructor(
     private readonly options: Required<ScanJournalOptions>,
     private readonly logger: Logger,
+    /** This process's pid namespace and boot, to tell whether another owner's pid can be looked up here. */
+    private readonly pidSpace: { pidNamespace?: string; bootId?: string },
   ) {}
 
   /** Creates the directory and this process's owner file. Fails when the directory cannot be written. */
   static async open(options: ScanJournalOptions, logger: Logger): Promise<ScanJournal> {
-    const journal = new ScanJournal({ heartbeatMs: 5_000, staleAfterMs: 30_000, ...options }, logger);
+    const pidSpace = await ownPidSpace();
+    const journal = new ScanJournal(
+      { heartbeatMs: 5_000, staleAfterMs: 30_000, replayWithinMs: JOURNAL_REPLAY_WITHIN_MS, now: Date.now, ...options },
+      logger,
+      pidSpace,
+    );
     await fs.mkdir(options.dir, { recursive: true });
-    const owner = { pid: process.pid, host: os.hostname(), startTime: await processStartTime(process.pid), startedAt: new Date().toISOString() };
+    await warnOfOtherDatabaseDirectories(options.dir, journal.options.staleAfterMs, logger);
+    const owner: OwnerRecord = { pid: process.pid, host: os.hostname(), ...pidSpace, startTime: await processStartTime(process.pid), startedAt: new Date().toISOString() };
     await fs.writeFile(journal.ownerPath, JSON.stringify(owner));
     journal.heartbeat = setInterval(() => {
       const now = new Date();
@@ -124,7 +169,8 @@ export class ScanJournal {
         return false;
       };
       if (this.closed) return refuse('journal closed');
-      const record = Buffer.concat(batches.map(encodeRecord));
+      const appendedAt = this.options.now();
+      const record = Buffer.concat(batches.map((batch) => encodeRecord(batch, appendedAt)));
       if (this.fileBytes + record.length > this.options.maxBytes) return refuse('SCAN_JOURNAL_MAX_MB reached');
       try {
         if (!this.handle) {
@@ -225,10 +271,12 @@ export class ScanJournal {
   }
 
   /**
-   * An owner is gone when its owner file is missing (it stopped and left unwritten batches). On this host, it is
-   * gone when its pid is not running with the start time it wrote (Linux: /proc; so a pid reused by another
-   * process does not keep its files, and a live owner whose event loop stalls keeps them); elsewhere, or without
-   * /proc, when its owner file has not been renewed for `staleAfterMs`.
+   * An owner is gone when its owner file is missing (it stopped and left unwritten batches). In this process's pid
+   * namespace and boot (same host name, pid namespace and boot id), it is gone when its pid is not running with the
+   * start time it wrote (Linux: /proc; so a pid reused by another process does not keep its files, and a live owner
+   * whose event loop stalls keeps them). Anywhere else, its pid says nothing here (another host; a container with
+   * the host's network, so the host's name, but a pid namespace of its own; a boot since): it is gone when its owner
+   * file has not been renewed for `staleAfterMs`.
    */
   private async isAbandoned(owner: string): Promise<boolean> {
     const ownerFile = path.join(this.options.dir, `${owner}.owner`);
@@ -240,15 +288,20 @@ export class ScanJournal {
       return true;
     }
     const stale = Date.now() - mtimeMs > this.options.staleAfterMs;
-    let written: { pid: number; host: string; startTime?: string };
+    let written: OwnerRecord;
     try {
-      written = JSON.parse(text) as typeof written;
+      written = JSON.parse(text) as OwnerRecord;
     } catch {
       return stale; // being written right now, or cut short by a crash
     }
-    if (written.host !== os.hostname()) return stale;
-    if (written.startTime !== undefined) return (await processStartTime(written.pid)) !== written.startTime;
-    return stale || !isRunning(written.pid);
+    const samePidSpace =
+      written.host === os.hostname() &&
+      written.pidNamespace !== undefined &&
+      written.pidNamespace === this.pidSpace.pidNamespace &&
+      written.bootId !== undefined &&
+      written.bootId === this.pidSpace.bootId;
+    if (!samePidSpace || written.startTime === undefined) return stale;
+    return (await processStartTime(written.pid)) !== written.startTime;
   }
 
   /**
@@ -256,7 +309,7 @@ export class ScanJournal {
    * each batch is formed only when iterated, so a large file costs its bytes in memory, not its scans as objects.
    */
   async read(file: string): Promise<ReadJournal> {
-    const bytes = await fs.readFile(file);
+    const [bytes, { mtimeMs }] = await Promise.all([fs.readFile(file), fs.stat(file)]);
     const records: Array<{ start: number; end: number }> = [];
     let tornRecords = 0;
     let skippedBytes = 0;
@@ -279,15 +332,38 @@ export class ScanJournal {
       this.stats.tornRecords += tornRecords;
       this.logger.warn({ file: path.basename(file), tornRecords, skippedBytes }, 'scan journal held torn records; skipped');
     }
+    // A record too old to replay may hold a batch committed before its process stopped whose id pruning has since
+    // deleted from scan_batches: written again, it would count its scans twice and send their webhooks again under
+    // new ids. Such records are copied to `<file>.expired` for the operator, and not written.
+    const oldestReplayed = this.options.now() - this.options.replayWithinMs;
+    const expired = records.filter(({ start }) => appendedAt(bytes, start, mtimeMs) < oldestReplayed);
+    let expiredFile: string | undefined;
+    if (expired.length > 0) {
+      expiredFile = file.replace(/\.journal$/, '') + '.expired';
+      // Written whole each time the file is read (a replay that failed reads it again), so it holds each record once.
+      await writeDurably(expiredFile, Buffer.concat(expired.map(({ start, end }) => bytes.subarray(start, end))));
+      const scans = expired.reduce((sum, { start, end }) => sum + (decodeRecord(bytes, start, end)?.size ?? 0), 0);
+      if (!this.expiredCounted.has(file)) {
+        this.expiredCounted.add(file);
+        this.stats.expiredScans += scans;
+      }
+      this.logger.error(
+        { file: path.basename(file), expiredFile, batches: expired.length, scans, replayWithinDays: this.options.replayWithinMs / DAY_MS },
+        'scan journal records too old to replay were set aside, not written: some may have been committed before, and ' +
+          'scan_batches no longer remembers which. Compare their scans (code, time) with the database, add the missing ' +
+          'ones by hand if they matter, then delete the .expired file',
+      );
+    }
+    const fresh = records.filter((record) => !expired.includes(record));
     const logger = this.logger;
     function* batches(): Generator<PreparedScanBatch> {
-      for (const { start, end } of records) {
-        const batch = decodePayload(bytes.subarray(start + HEADER_BYTES, end));
+      for (const { start, end } of fresh) {
+        const batch = decodeRecord(bytes, start, end);
         if (batch) yield batch;
         else logger.error({ file: path.basename(file), offset: start }, 'scan journal record with a valid checksum could not be read; skipped');
       }
     }
-    return { batches: batches(), records: records.length, tornRecords, skippedBytes };
+    return { batches: batches(), records: fresh.length, tornRecords, skippedBytes, expiredRecords: expired.length, expiredFile };
   }
 
   /** A claimed file whose every batch is committed. */
@@ -347,25 +423,40 @@ export class ScanJournal {
   }
 }
 
-function encodeRecord(batch: PreparedScanBatch): Buffer {
+function encodeRecord(batch: PreparedScanBatch, appendedAt: number): Buffer {
   const scans: JournaledScan[] = batch.scans.map((scan) => {
     const at = scan.at.getTime();
     return [scan.codeId, scan.accountId, Number.isFinite(at) ? at : null, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, scan.bot ? 1 : 0];
   });
   const payload = Buffer.from(JSON.stringify({ id: batch.id, scans }));
+  const body = Buffer.allocUnsafe(STAMP_BYTES + payload.length);
+  body.writeDoubleLE(appendedAt, 0);
+  payload.copy(body, STAMP_BYTES);
   const header = Buffer.allocUnsafe(HEADER_BYTES);
-  header.writeUInt32LE(MAGIC, 0);
-  header.writeUInt32LE(payload.length, 4);
-  header.writeUInt32LE(crc32(payload), 8);
-  return Buffer.concat([header, payload]);
+  header.writeUInt32LE(MAGIC_V2, 0);
+  header.writeUInt32LE(body.length, 4);
+  header.writeUInt32LE(crc32(body), 8);
+  return Buffer.concat([header, body]);
 }
 
 /** Where the whole record at `offset` ends: its magic, its length within the file, its checksum; else undefined. */
 function wholeRecordAt(bytes: Buffer, offset: number): number | undefined {
-  if (bytes.length - offset < HEADER_BYTES || bytes.readUInt32LE(offset) !== MAGIC) return undefined;
+  if (bytes.length - offset < HEADER_BYTES) return undefined;
+  const magic = bytes.readUInt32LE(offset);
+  if (magic !== MAGIC_V1 && magic !== MAGIC_V2) return undefined;
   const end = offset + HEADER_BYTES + bytes.readUInt32LE(offset + 4);
-  if (end > bytes.length) return undefined;
+  if (end > bytes.length || (magic === MAGIC_V2 && end - offset < HEADER_BYTES + STAMP_BYTES)) return undefined;
   return crc32(bytes.subarray(offset + HEADER_BYTES, end)) === bytes.readUInt32LE(offset + 8) ? end : undefined;
+}
+
+/** When the whole record at `start` was appended; a version 1 record (no stamp) no later than its file's mtime. */
+function appendedAt(bytes: Buffer, start: number, fileMtimeMs: number): number {
+  return bytes.readUInt32LE(start) === MAGIC_V2 ? bytes.readDoubleLE(start + HEADER_BYTES) : fileMtimeMs;
+}
+
+function decodeRecord(bytes: Buffer, start: number, end: number): PreparedScanBatch | undefined {
+  const payloadStart = start + HEADER_BYTES + (bytes.readUInt32LE(start) === MAGIC_V2 ? STAMP_BYTES : 0);
+  return decodePayload(bytes.subarray(payloadStart, end));
 }
 
 function decodePayload(payload: Buffer): PreparedScanBatch | undefined {
@@ -378,6 +469,56 @@ function decodePayload(payload: Buffer): PreparedScanBatch | undefined {
     return prepareScanBatch(events, id);
   } catch {
     return undefined;
+  }
+}
+
+/** Writes the file and fsyncs it and its directory. */
+async function writeDurably(file: string, bytes: Buffer): Promise<void> {
+  const handle = await fs.open(file, 'w');
+  try {
+    await handle.writeFile(bytes);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  await syncDirectory(path.dirname(file));
+}
+
+/** This process's pid namespace and boot (Linux); neither without /proc. */
+async function ownPidSpace(): Promise<{ pidNamespace?: string; bootId?: string }> {
+  const [pidNamespace, bootId] = await Promise.all([
+    fs.readlink('/proc/self/ns/pid').catch(() => undefined),
+    fs.readFile('/proc/sys/kernel/random/boot_id', 'utf8').then((text) => text.trim(), () => undefined),
+  ]);
+  return { pidNamespace, bootId };
+}
+
+/**
+ * The directory of a database is named after DATABASE_URL's host as written (journalDirFor), so a changed URL
+ * (localhost for 127.0.0.1, a new port) leaves the files of the old one unreplayed in a sibling directory: say so.
+ * Files whose owner is running (owner file renewed within `staleAfterMs`) are left out: an instance of another
+ * database sharing the directory is replaying its own.
+ */
+async function warnOfOtherDatabaseDirectories(dir: string, staleAfterMs: number, logger: Logger): Promise<void> {
+  const root = path.dirname(dir);
+  const siblings = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
+  for (const sibling of siblings) {
+    if (!sibling.isDirectory() || sibling.name === path.basename(dir) || !(sibling.name === 'embedded' || sibling.name.startsWith('db-'))) continue;
+    const siblingDir = path.join(root, sibling.name);
+    const files: string[] = [];
+    for (const name of await fs.readdir(siblingDir).catch(() => [] as string[])) {
+      if (!name.endsWith('.journal')) continue;
+      const ownerFile = path.join(siblingDir, `${name.slice(0, name.indexOf('.'))}.owner`);
+      const ownerRenewed = await fs.stat(ownerFile).then(({ mtimeMs }) => Date.now() - mtimeMs <= staleAfterMs, () => false);
+      if (!ownerRenewed) files.push(name);
+    }
+    if (files.length === 0) continue;
+    logger.warn(
+      { dir: siblingDir, files, ownDir: dir },
+      'scan journal files of stopped processes lie in the directory of another database, and this instance does not ' +
+        'replay them. If DATABASE_URL changed to name the same database differently (localhost for 127.0.0.1, say), ' +
+        'move them into ownDir (claimed and replayed at the next look); if it is another database, start an instance of it',
+    );
   }
 }
 
@@ -401,11 +542,3 @@ async function processStartTime(pid: number): Promise<string | undefined> {
   }
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
