@@ -87,8 +87,8 @@ const JOURNAL_LOOK_INTERVAL_MS = 15_000;
  * sealed into batches, appended to the journal and fsync'd (one write for all that arrived meanwhile), and only then
  * answered; a live batch that fails or times out is journaled before its waiting scans are answered. The journal of
  * a process that died is replayed by the next one to look (at start, whenever the database answers again, and
- * every JOURNAL_LOOK_INTERVAL_MS), idempotently through the batch ids, and the own file is emptied once every batch
- * in it is committed. When the journal cannot take a batch (full, disk full) its scans are kept in memory as
+ * every JOURNAL_LOOK_INTERVAL_MS while it answers: not during an outage, when every write would fail), idempotently
+ * through the batch ids, and the own file is emptied once every batch in it is committed. When the journal cannot take a batch (full, disk full) its scans are kept in memory as
  * without one, and counted (`stats.unjournaled`).
  */
 export class ScanRecorder {
@@ -176,7 +176,12 @@ export class ScanRecorder {
     return this.live;
   }
 
-  /** Writes everything still in memory (for shutdown); gives up after `timeoutMs` and reports what is left. */
+  /**
+   * Writes everything still in memory (for shutdown); gives up after `timeoutMs` and reports what is left. Returns
+   * within about `timeoutMs` whatever the database does: a journal append or replay still running then is not
+   * waited for past it (a frozen database would hold a write for the pool's query timeout, past a container's
+   * stop grace).
+   */
   async stop(timeoutMs: number): Promise<number> {
     this.stopped = true;
     const deadline = Date.now() + timeoutMs;
@@ -190,10 +195,12 @@ export class ScanRecorder {
     this.closing.abort();
     this.drainWake?.();
     clearInterval(this.journalLooks);
-    // Scans waiting for their append are answered once it is done: let it finish, then close the file.
-    await this.journaling;
-    await this.replaying;
-    await this.journal?.close();
+    // Scans waiting for their append are answered once it is done: let it finish, then close the file (close
+    // comes after the append in the journal's own order). A replay stops before its next write (`closed`); what it
+    // has not written stays in its claimed file, for the next start.
+    const remaining = () => Math.max(0, deadline - Date.now());
+    await settleWithin(Promise.all([this.journaling, this.replaying]).then(() => undefined), remaining());
+    await settleWithin(this.journal?.close() ?? Promise.resolve(), remaining());
     const journaled = this.buffered.filter((entry) => entry.journaled).reduce((sum, entry) => sum + entry.batch.size, 0);
     const left = this.backlog - journaled;
     if (journaled > 0) this.logger.warn({ journaled }, 'scans not written before shutdown are in the journal; the next start writes them');
@@ -329,8 +336,9 @@ export class ScanRecorder {
 
   /**
    * Writes the batches of every journal file this process may claim (see ScanJournal.claimAbandoned), oldest
-   * first, and removes each file once all of it is committed. Stops at the first failure: the file stays claimed
-   * and is tried again at the next look.
+   * first, and removes each file once all of it is committed. A batch the database refuses is split like one in
+   * memory (`splitRefused`), so only the scan at fault is dropped. Stops at any other failure, or a write not
+   * committed within `commitTimeoutMs`: the file stays claimed and is tried again at the next look.
    */
   private replayJournal(): void {
     if (!this.journal || this.closed) return;
@@ -341,14 +349,7 @@ export class ScanRecorder {
         let scans = 0;
         for (const batch of batches) {
           if (this.closed) return;
-          try {
-            await this.write(batch);
-          } catch (error) {
-            if (!(refusesTheData(error) && (await this.databaseAnswers()))) throw error;
-            this.stats.dropped += batch.size;
-            this.logger.error({ err: error, batch: batch.id, scans: batch.size }, 'a journaled scan batch the database refuses was dropped');
-          }
-          scans += batch.size;
+          scans += await this.replayBatch(batch);
         }
         journal.replayed(scans);
         await journal.remove(file);
@@ -359,6 +360,36 @@ export class ScanRecorder {
       .finally(() => {
         this.replaying = undefined;
       });
+  }
+
+  /**
+   * Writes one journaled batch, or the parts it splits into while the database refuses it (the drain's rule:
+   * `refusedForGood`, then `splitRefused`). Returns the scans written. Throws when the database fails otherwise, a
+   * write does not commit in time, or the recorder closes: the caller leaves the file for a later replay, which
+   * forms the same parts with the same ids again (`splitRefused`), so parts committed now are not written twice.
+   */
+  private async replayBatch(batch: PreparedScanBatch): Promise<number> {
+    const pending = [{ batch, failures: 0 }];
+    let written = 0;
+    while (pending.length > 0) {
+      if (this.closed) throw new Error('the scan recorder closed during a journal replay');
+      const next = pending[0]!;
+      const outcome = await settleWithin(this.write(next.batch), this.options.commitTimeoutMs);
+      if (outcome.status === 'fulfilled') {
+        written += next.batch.size;
+        pending.shift();
+        continue;
+      }
+      if (outcome.status === 'timeout') throw new Error(`a journaled scan batch was not committed within ${this.options.commitTimeoutMs} ms`);
+      next.failures++;
+      if (await this.refusedForGood(next.failures, outcome.reason)) {
+        pending.splice(0, 1, ...this.splitRefused(next.batch, outcome.reason).map((part) => ({ batch: part, failures: 0 })));
+        continue;
+      }
+      if (!refusesTheData(outcome.reason)) throw outcome.reason;
+      await this.sleep(this.options.retryDelayMs);
+    }
+    return written;
   }
 
   private keepInMemory(scan: ScanEvent): void {
@@ -473,7 +504,7 @@ export class ScanRecorder {
         next.writing = undefined;
         next.failures++;
         this.stats.failedBatches++;
-        if (next.failures >= POISON_AFTER_FAILURES && refusesTheData(error) && (await this.databaseAnswers())) {
+        if (await this.refusedForGood(next.failures, error)) {
           this.isolate(next, error);
           continue;
         }
@@ -490,24 +521,43 @@ export class ScanRecorder {
   }
 
   /**
-   * A batch that keeps failing while the database answers holds something the database refuses. It cannot have
-   * committed (a committed batch's rewrite is a no-op), so it is split and re-formed to find the scan at fault,
-   * and that one scan is dropped, counted and logged, instead of blocking every scan behind it forever.
+   * Whether a batch that failed `failures` times in a row holds something the database refuses: a data or
+   * integrity error, at least POISON_AFTER_FAILURES times, while the database answers. Such a batch cannot have
+   * committed (a committed batch's rewrite is a no-op), so it may be split (`splitRefused`).
    */
-  private isolate(entry: BufferedBatch, error: unknown): void {
-    const index = this.buffered.indexOf(entry);
-    const { scans } = entry.batch;
-    // Its parts get ids of their own and are kept in memory only; the journal no longer waits for the whole.
-    if (entry.journaled) this.journal?.committed(entry.batch.id);
+  private async refusedForGood(failures: number, error: unknown): Promise<boolean> {
+    return failures >= POISON_AFTER_FAILURES && refusesTheData(error) && (await this.databaseAnswers());
+  }
+
+  /**
+   * A refused batch, halved and re-formed to find the scan at fault instead of blocking every scan behind it
+   * forever; a single scan is dropped, counted and logged (no parts). The parts' ids are derived from the batch's,
+   * so splitting the same batch again (its journal replayed after a crash) forms the same ids, and a part already
+   * committed is not written twice.
+   */
+  private splitRefused(batch: PreparedScanBatch, error: unknown): PreparedScanBatch[] {
+    const { scans } = batch;
     if (scans.length === 1) {
-      this.removeBuffered(entry, false);
       this.stats.dropped++;
-      this.logger.error({ err: error, scan: scans[0] }, 'a scan the database keeps refusing was dropped');
-      return;
+      this.logger.error({ err: error, batch: batch.id, scan: scans[0] }, 'a scan the database keeps refusing was dropped');
+      return [];
     }
     const half = Math.ceil(scans.length / 2);
-    const parts = [scans.slice(0, half), scans.slice(half)].map((part) => ({ batch: prepareScanBatch(part), writing: undefined, failures: 0, journaled: false }));
-    this.buffered.splice(index, 1, ...parts);
+    return [scans.slice(0, half), scans.slice(half)].map((part, n) => prepareScanBatch(part, `${batch.id}.${n + 1}`));
+  }
+
+  /** A buffered batch the database refuses (`refusedForGood`): its parts replace it in memory (`splitRefused`). */
+  private isolate(entry: BufferedBatch, error: unknown): void {
+    // The parts are kept in memory only; the journal no longer waits for the whole (its record, replayed after a
+    // crash, splits into the same parts with the same ids).
+    if (entry.journaled) this.journal?.committed(entry.batch.id);
+    const parts = this.splitRefused(entry.batch, error);
+    if (parts.length === 0) {
+      this.removeBuffered(entry, false);
+      return;
+    }
+    const index = this.buffered.indexOf(entry);
+    this.buffered.splice(index, 1, ...parts.map((part) => ({ batch: part, writing: undefined, failures: 0, journaled: false })));
   }
 
   private sleep(ms: number): Promise<void> {

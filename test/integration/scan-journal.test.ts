@@ -3,6 +3,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { crc32 } from 'node:zlib';
+import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/accounts/webhook-settings.js';
@@ -248,6 +250,136 @@ describe('the scan journal file', () => {
     expect(path.dirname(of('postgres://db.internal/qroute'))).toBe(root);
   });
 
+  /** This process's pid namespace and boot, as an owner file records them. */
+  async function ownPidSpace() {
+    return { pidNamespace: await fs.readlink('/proc/self/ns/pid'), bootId: (await fs.readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim() };
+  }
+
+  /** A journal file in the format written before records were stamped with their append time ("QSJ1"). */
+  function unstampedRecord(batch: { id: string; scans: readonly ScanEvent[] }): Buffer {
+    const scans = batch.scans.map((s) => [s.codeId, s.accountId, s.at.getTime(), s.device, s.os, s.browser, s.destinationUrl, s.referrerHost, s.bot ? 1 : 0]);
+    const payload = Buffer.from(JSON.stringify({ id: batch.id, scans }));
+    const header = Buffer.alloc(12);
+    header.writeUInt32LE(0x314a5351, 0);
+    header.writeUInt32LE(payload.length, 4);
+    header.writeUInt32LE(crc32(payload), 8);
+    return Buffer.concat([header, payload]);
+  }
+
+  it('sets aside records older than the scan_batches lifetime instead of replaying them, so a committed batch whose id was pruned is not counted twice', async () => {
+    const dir = await journalDir();
+    const code = await createCode('Old journal poster');
+    const day = 24 * 3_600_000;
+    let clock = Date.now() - 29 * day;
+    const crashed = await ScanJournal.open({ dir, maxBytes: 1024 * 1024, now: () => clock }, silent);
+    const old = prepareScanBatch([scanOf(code, 'old1.journal.test'), scanOf(code, 'old2.journal.test')]);
+    expect(await crashed.append([old])).toBe(true);
+    // Committed before its process was killed; 29 days later (a SIGTERM during an outage, an instance started
+    // again only now) pruning has deleted its id.
+    await writeScanBatch(cluster.db, old);
+    await sql`delete from scan_batches where id = ${old.id}`.execute(cluster.db);
+    clock = Date.now();
+    expect(await crashed.append([prepareScanBatch([scanOf(code, 'new1.journal.test')])])).toBe(true);
+    await crashed.close();
+    // A file written before records were stamped is aged by its mtime: one recent is replayed, one old set aside.
+    const unstamped = (name: string) => prepareScanBatch([scanOf(code, `${name}.journal.test`)]);
+    await fs.writeFile(path.join(dir, 'v1recent.journal'), unstampedRecord(unstamped('v1recent')));
+    await fs.writeFile(path.join(dir, 'v1old.journal'), unstampedRecord(unstamped('v1old')));
+    const longAgo = new Date(Date.now() - 29 * day);
+    await fs.utimes(path.join(dir, 'v1old.journal'), longAgo, longAgo);
+
+    const recorder = new ScanRecorder(cluster.db, silent);
+    recorder.useJournal(await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent));
+    await expect.poll(() => journalFiles(dir)).toEqual([]);
+    expect((await recordedMarkers(code.id)).sort()).toEqual(['new1.journal.test', 'old1.journal.test', 'old2.journal.test', 'v1recent.journal.test']);
+    expect((await scanCountsOf(cluster.db, code.id)).scans).toBe(4);
+    expect(recorder.journalStats).toMatchObject({ expiredScans: 3, replayedScans: 2 });
+    // Kept for the operator, each record once, in the journal's format.
+    const expired = (await fs.readdir(dir)).filter((name) => name.endsWith('.expired'));
+    expect(expired).toHaveLength(2);
+    const setAside = await Promise.all(expired.map(async (name) => (await fs.readFile(path.join(dir, name))).toString('latin1')));
+    expect(setAside.join('').match(/journal\.test/g)).toHaveLength(3);
+    await recorder.stop(1_000);
+  });
+
+  it('replays a journaled batch the database refuses part by part, dropping only the scan at fault', async () => {
+    const dir = await journalDir();
+    const code = await createCode('Refused journal poster');
+    const hosts = Array.from({ length: 7 }, (_, n) => `r${n}.journal.test`);
+    // A NUL character: PostgreSQL text cannot hold it (22P05), whatever batch it is in.
+    const refused = { ...scanOf(code, 'bad.journal.test'), device: 'mobile\u0000' };
+    const crashed = await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent);
+    expect(await crashed.append([prepareScanBatch([...hosts.slice(0, 3).map((host) => scanOf(code, host)), refused, ...hosts.slice(3).map((host) => scanOf(code, host))])])).toBe(true);
+    await crashed.close();
+
+    const recorder = new ScanRecorder(cluster.db, silent, { ...DEFAULT_SCAN_RECORDER_OPTIONS, retryDelayMs: 20 });
+    recorder.useJournal(await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent));
+    await expect.poll(() => journalFiles(dir), { timeout: 10_000 }).toEqual([]);
+    expect((await recordedMarkers(code.id)).sort()).toEqual([...hosts].sort());
+    expect(recorder.stats.dropped).toBe(1);
+    expect(recorder.journalStats?.replayedScans).toBe(7);
+    await recorder.stop(1_000);
+  });
+
+  it('stops within its grace while a replay write hangs on a frozen database, leaving the file to the next start', async () => {
+    const dir = await journalDir();
+    const code = await createCode('Frozen replay poster');
+    const crashed = await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent);
+    expect(await crashed.append([prepareScanBatch([scanOf(code, 'frozen-replay.journal.test')])])).toBe(true);
+    await crashed.close();
+    await cluster.freeze();
+    // A commit timeout far past the grace: the write hangs until the pool's query timeout.
+    const recorder = new ScanRecorder(cluster.db, silent, { ...DEFAULT_SCAN_RECORDER_OPTIONS, commitTimeoutMs: 20_000 });
+    const journal = await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent);
+    recorder.useJournal(journal);
+    await expect.poll(async () => (await journalFiles(dir)).some((name) => name.startsWith(`${journal.token}.claimed-`))).toBe(true);
+
+    const stopping = performance.now();
+    expect(await recorder.stop(300)).toBe(0);
+    expect(performance.now() - stopping).toBeLessThan(2_000);
+    await cluster.thaw();
+    await expect.poll(() => fs.access(path.join(dir, `${journal.token}.owner`)).then(() => true, () => false)).toBe(false);
+    const next = new ScanRecorder(cluster.db, silent);
+    next.useJournal(await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent));
+    await expect.poll(() => recordedMarkers(code.id), { timeout: 10_000 }).toEqual(['frozen-replay.journal.test']);
+    await next.stop(1_000);
+  });
+
+  it('warns at start of journal files of stopped processes in the directory of another database URL, naming them', async () => {
+    const root = await journalDir();
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    await fs.mkdir(path.join(root, 'db-0123456789abcdef'));
+    await fs.writeFile(path.join(root, 'db-0123456789abcdef', 'left.journal'), 'x');
+    // A live instance of another database sharing the root: its own to replay, nothing to warn of.
+    await fs.mkdir(path.join(root, 'db-fedcba9876543210'));
+    await fs.writeFile(path.join(root, 'db-fedcba9876543210', 'live.journal'), 'x');
+    await fs.writeFile(path.join(root, 'db-fedcba9876543210', 'live.owner'), '{}');
+
+    const journal = await ScanJournal.open({ dir: journalDirFor(root, 'postgres://127.0.0.1:5432/qroute'), maxBytes: 1024 * 1024 }, logger);
+    await journal.close();
+    const warnings = lines.map((line) => JSON.parse(line) as { dir?: string; files?: string[] }).filter((entry) => entry.files);
+    expect(warnings).toEqual([expect.objectContaining({ dir: path.join(root, 'db-0123456789abcdef'), files: ['left.journal'] })]);
+  });
+
+  it('judges an owner in another pid namespace or boot by its heartbeat alone, though it has this host\'s name', async () => {
+    const dir = await journalDir();
+    const code = await createCode('Namespace poster');
+    const ours = await ownPidSpace();
+    const claimer = await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent);
+    // Containers with the host's network: the same host name, pids of their own. No such pid runs here.
+    const owners = { otherNamespace: { ...ours, pidNamespace: 'pid:[1]' }, otherBoot: { ...ours, bootId: 'another-boot' } };
+    for (const [name, space] of Object.entries(owners)) {
+      await fs.writeFile(path.join(dir, `${name}.owner`), JSON.stringify({ pid: 4_194_000, host: os.hostname(), ...space, startTime: '123' }));
+      await fs.writeFile(path.join(dir, `${name}.journal`), unstampedRecord(prepareScanBatch([scanOf(code, `${name}.journal.test`)])));
+    }
+    expect(await claimer.claimAbandoned()).toEqual([]); // renewed just now: alive, whatever its pid says here
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    for (const name of Object.keys(owners)) await fs.utimes(path.join(dir, `${name}.owner`), anHourAgo, anHourAgo);
+    expect(await claimer.claimAbandoned()).toHaveLength(2);
+    await claimer.close();
+  });
+
   it('is never claimed from a live process sharing the directory, and is claimed once that process has stopped', async () => {
     const dir = await journalDir();
     const code = await createCode('Shared directory poster');
@@ -261,7 +393,7 @@ describe('the scan journal file', () => {
     expect(await second.claimAbandoned()).toEqual([]);
     expect(await journalFiles(dir)).toEqual([`${first.token}.journal`]);
     // A pid since reused by another process (this one: running, with another start time) owns nothing.
-    await fs.writeFile(path.join(dir, 'reused.owner'), JSON.stringify({ pid: process.pid, host: os.hostname(), startTime: '1' }));
+    await fs.writeFile(path.join(dir, 'reused.owner'), JSON.stringify({ pid: process.pid, host: os.hostname(), ...(await ownPidSpace()), startTime: '1' }));
     await fs.copyFile(path.join(dir, `${first.token}.journal`), path.join(dir, 'reused.journal'));
     expect(await second.claimAbandoned()).toHaveLength(1);
 
