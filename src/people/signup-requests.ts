@@ -14,11 +14,17 @@ export const SIGNUP_REQUEST_LIFETIME_MS = 24 * 60 * 60 * 1000;
  * the form cannot fill a stranger's inbox. The first link keeps working for its day.
  */
 export const SIGNUP_MAIL_INTERVAL_MS = 5 * 60 * 1000;
+/**
+ * And at most this many per SIGNUP_REQUEST_LIFETIME_MS (a day), links and notices together, as invitations are
+ * bounded per recipient: one every 5 minutes would still be 288 a day. Counted from the rows themselves, which live
+ * exactly that long (the pruning job deletes them once expired), so every instance sees the same count.
+ */
+export const SIGNUP_MAILS_PER_ADDRESS = 3;
 
 /**
  * What a sign-up form led to. The page must answer all of them alike ("check your mail"): `confirm` mails `url`
  * to a new email, `taken` mails a notice to an email that already has a user, `quiet` mails nothing (that address
- * was mailed within SIGNUP_MAIL_INTERVAL_MS).
+ * was mailed within SIGNUP_MAIL_INTERVAL_MS, or SIGNUP_MAILS_PER_ADDRESS times within a day).
  */
 export type SignupRequest = { kind: 'confirm'; email: string; url: string } | { kind: 'taken'; email: string } | { kind: 'quiet' };
 
@@ -40,13 +46,16 @@ export async function requestSignup(
   return inTransaction(db, async (trx) => {
     // Requests for one address are decided one after the other, so a burst mails it once.
     await trx.selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`signup:${email}`), eb.lit(0)])]).as('locked')).execute();
-    const recent = await trx
+    const { recent, today } = await trx
       .selectFrom('signup_requests')
-      .select('token_hash')
+      .select((eb) => [
+        eb.fn.countAll<string>().filterWhere('created_at', '>', new Date(now.getTime() - SIGNUP_MAIL_INTERVAL_MS)).as('recent'),
+        eb.fn.countAll<string>().as('today'),
+      ])
       .where('email', '=', email)
-      .where('created_at', '>', new Date(now.getTime() - SIGNUP_MAIL_INTERVAL_MS))
-      .executeTakeFirst();
-    if (recent) return { kind: 'quiet' } as const;
+      .where('created_at', '>', new Date(now.getTime() - SIGNUP_REQUEST_LIFETIME_MS))
+      .executeTakeFirstOrThrow();
+    if (Number(recent) > 0 || Number(today) >= SIGNUP_MAILS_PER_ADDRESS) return { kind: 'quiet' } as const;
     const taken = (await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) !== undefined;
     await trx
       .insertInto('signup_requests')

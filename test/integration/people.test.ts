@@ -7,6 +7,7 @@ import {
   InvitationInvalidError,
   LastOwnerError,
   ResetLinkInvalidError,
+  SignupLinkInvalidError,
   UnacceptablePasswordError,
   WrongPasswordError,
 } from '../../src/people/errors.js';
@@ -29,6 +30,7 @@ import {
 import { createPasswordReset, isPasswordResetValid, PASSWORD_RESET_MAIL_INTERVAL_MS, resetPassword } from '../../src/people/password-resets.js';
 import { createSession, findSession } from '../../src/people/sessions.js';
 import { signUp } from '../../src/people/signup.js';
+import { confirmSignup, requestSignup, SIGNUP_MAILS_PER_ADDRESS } from '../../src/people/signup-requests.js';
 import { releaseSignupSlot, type SignupSlot, SIGNUPS_PER_IP, takeSignupSlot } from '../../src/people/signup-limit.js';
 import {
   authenticateUser,
@@ -402,6 +404,41 @@ describe('people', () => {
       await expect(signUp(db, { accountName: 'Copycat', email, password: PASSWORD, plan: 'free' })).rejects.toThrow(EmailTakenError);
       const after = await sql<{ n: number }>`select count(*)::int as n from accounts`.execute(db);
       expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+    });
+  });
+
+  describe('sign-up requests', () => {
+    const MINUTE = 60_000;
+    it(`mail one address at most ${SIGNUP_MAILS_PER_ADDRESS} times a day, a link or a notice, counted in the database`, async () => {
+      const email = freshEmail();
+      const start = Date.now();
+      const at = (ms: number) => ({ accountName: 'Shop', email, siteUrl: 'https://qr.test', now: new Date(start + ms) });
+      // One every 6 minutes: past the 5-minute quiet interval each time.
+      const kinds = [];
+      for (let i = 0; i <= SIGNUP_MAILS_PER_ADDRESS; i++) kinds.push((await requestSignup(db, at(i * 6 * MINUTE))).kind);
+      expect(kinds).toEqual([...Array<string>(SIGNUP_MAILS_PER_ADDRESS).fill('confirm'), 'quiet']);
+      // A day after the first, one more may go.
+      expect((await requestSignup(db, at(24 * 60 * MINUTE + 1000))).kind).toBe('confirm');
+      // An address with a user gets notices under the same bound.
+      const taken = freshEmail();
+      await signUp(db, { accountName: 'Owner', email: taken, password: PASSWORD, plan: 'free' });
+      const notices = [];
+      for (let i = 0; i <= SIGNUP_MAILS_PER_ADDRESS; i++) notices.push((await requestSignup(db, { ...at(i * 6 * MINUTE), email: taken })).kind);
+      expect(notices).toEqual([...Array<string>(SIGNUP_MAILS_PER_ADDRESS).fill('taken'), 'quiet']);
+    });
+
+    it("keep each mailed link working when the address is named again, the name only proposed, the password the link holder's", async () => {
+      const email = freshEmail();
+      const now = Date.now();
+      const first = await requestSignup(db, { accountName: 'Owner Co', email, siteUrl: 'https://qr.test', now: new Date(now - 10 * MINUTE) });
+      const second = await requestSignup(db, { accountName: 'Someone Else', email, siteUrl: 'https://qr.test' });
+      if (first.kind !== 'confirm' || second.kind !== 'confirm') throw new Error('expected two links');
+      const token = first.url.split('/').pop()!;
+      const { account } = await confirmSignup(db, { token, accountName: 'Owner Co', password: PASSWORD, plan: 'free' });
+      expect(account.name).toBe('Owner Co');
+      expect(await authenticateUser(db, { email, password: PASSWORD })).toBeDefined();
+      // The other link made nothing and is dead now.
+      await expect(confirmSignup(db, { token: second.url.split('/').pop()!, accountName: 'Someone Else', password: PASSWORD, plan: 'free' })).rejects.toThrow(SignupLinkInvalidError);
     });
   });
 
