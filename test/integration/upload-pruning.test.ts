@@ -242,3 +242,18 @@ it('the import template names a file a code shows, never the newest orphan uploa
   expect(csv).toContain(shown.id);
   expect(csv).not.toContain(orphan.id);
 });
+
+it('a file found named is marked, so later runs pass it over; one named by nothing is still pruned', async () => {
+  const person = await createPerson(database.db);
+  const named = await oldUpload(person.accountId, 'pdf');
+  const made = await createTypedCode(database.db, { accountId: person.accountId, name: 'Menu', type: 'PDF', content: { fileId: named }, actor: { kind: 'user', userId: person.userId }, siteUrl: app.origin });
+  expect(made.ok).toBe(true);
+  await pruneUnreferencedFiles(database.db, HOURS, 10);
+  const marked = await database.db.selectFrom('files').select('referenced_at').where('id', '=', named).executeTakeFirstOrThrow();
+  expect(marked.referenced_at).not.toBeNull();
+  // A later run takes only unmarked files as candidates; an orphan of the same account is still deleted.
+  const orphan = await oldUpload(person.accountId, 'pdf');
+  expect(await pruneUnreferencedFiles(database.db, HOURS, 10)).toBe(1);
+  expect(await isLive(orphan)).toBe(false);
+  expect(await isLive(named)).toBe(true);
+});
