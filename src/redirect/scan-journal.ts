@@ -91,10 +91,12 @@ interface OwnerRecord {
 
 /**
  * The local journal of scans answered without a commit (see ScanRecorder). Each process appends to a file of its
- * own (`<token>.journal`) and keeps `<token>.owner` (its pid and host, renewed every few seconds) beside it. A
- * file is replayed only by a process that claimed it by renaming it to `<its token>.claimed-<n>.journal`: a
- * rename succeeds once, so two processes never replay one file, and no process takes the file of a live one.
- * Every append is written and fsync'd (with the directory, when the file is new) before it resolves.
+ * own (`<token>.journal`) and keeps `<token>.owner` (its pid, start time, host, pid namespace and boot id, renewed
+ * every few seconds) beside it. A file is replayed only by a process that claimed it by renaming it to
+ * `<its token>.claimed-<n>.journal`: a rename succeeds once, so two processes never replay one file, and no
+ * process takes the file of a live one. Every append is written and fsync'd (with the directory, when the file is
+ * new) before it resolves; each record carries its append time, and records too old to replay safely are set
+ * aside (`read`).
  */
 export class ScanJournal {
   readonly token = randomBytes(6).toString('hex');
