@@ -72,13 +72,15 @@ export class SignupLinkInvalidError extends PeopleError {
 export class InvitationMailLimitError extends PeopleError {
   constructor(
     readonly retryAfterSeconds: number,
-    /** The recipient's limit (not only the account's) is what refused it. */
-    readonly recipientLimited: boolean,
+    /** Which limit refused it (src/people/invitation-limit.ts): all accounts' mails to the address, this account's to it, or this account's to anyone. */
+    readonly limit: 'recipient' | 'accountRecipient' | 'account',
   ) {
     super(
-      recipientLimited
+      limit === 'recipient'
         ? 'This address has been sent too many invitations lately.'
-        : 'Your account has sent too many invitations lately.',
+        : limit === 'accountRecipient'
+          ? 'Your account has sent this address too many invitations lately.'
+          : 'Your account has sent too many invitations lately.',
     );
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { INVITATION_MAILS_PER_ACCOUNT, INVITATION_MAILS_PER_RECIPIENT } from '../../src/people/invitation-limit.js';
+import { INVITATION_MAILS_PER_ACCOUNT, INVITATION_MAILS_PER_ACCOUNT_RECIPIENT, INVITATION_MAILS_PER_RECIPIENT } from '../../src/people/invitation-limit.js';
 import { listPendingInvitations } from '../../src/people/invitations.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, startDashboardApp } from '../support/dashboard.js';
@@ -59,24 +59,36 @@ describe('invitation mails', () => {
     expect(mail.html).toContain('<p>Account name, as its owner typed it: &#34;URGENT Subject: pwned Verify now at http://evil.example/verify !&#34;</p>');
   });
 
-  it(`send one address at most ${INVITATION_MAILS_PER_RECIPIENT} a day from all accounts, across instances; then 429 with Retry-After`, async () => {
-    const first = await ownerOnEveryInstance();
-    const second = await ownerOnEveryInstance();
+  it(`send one address at most ${INVITATION_MAILS_PER_ACCOUNT_RECIPIENT} a day from one account, so another account still invites it; then 429 with Retry-After`, async () => {
+    // A stranger with an open sign-up uses up their own account's share for the address, not everyone's.
+    const stranger = await ownerOnEveryInstance();
+    const employer = await ownerOnEveryInstance();
     const target = `target-${Date.now()}@example.com`;
     const statuses: number[] = [];
-    for (let i = 0; i < INVITATION_MAILS_PER_RECIPIENT + 2; i++) {
-      const owner = i % 2 === 0 ? first : second;
-      statuses.push((await invite(owner.clients[i % apps.length]!, target)).status);
-    }
-    expect(statuses).toEqual([...Array(INVITATION_MAILS_PER_RECIPIENT).fill(303), 429, 429]);
-    const refused = await invite(first.clients[1]!, target);
+    for (let i = 0; i < INVITATION_MAILS_PER_ACCOUNT_RECIPIENT + 1; i++) statuses.push((await invite(stranger.clients[i % apps.length]!, target)).status);
+    expect(statuses).toEqual([...Array(INVITATION_MAILS_PER_ACCOUNT_RECIPIENT).fill(303), 429]);
+    const refused = await invite(stranger.clients[1]!, target);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(23 * 3600);
+    expect(await refused.text()).toContain('Your account has sent this address too many invitations lately. Try again in 24 hours.');
+    expect((await invite(employer.clients[0]!, target)).status).toBe(303);
+    await expect.poll(() => catcher.mails.length).toBe(INVITATION_MAILS_PER_ACCOUNT_RECIPIENT + 1);
+    expect(catcher.mails.every((mail) => mail.to[0] === target)).toBe(true);
+  });
+
+  it(`send one address at most ${INVITATION_MAILS_PER_RECIPIENT} a day from all accounts together, across instances`, async () => {
+    const target = `flooded-${Date.now()}@example.com`;
+    const accounts = await Promise.all(
+      Array.from({ length: Math.ceil(INVITATION_MAILS_PER_RECIPIENT / INVITATION_MAILS_PER_ACCOUNT_RECIPIENT) + 1 }, () => ownerOnEveryInstance()),
+    );
+    const statuses: number[] = [];
+    for (let i = 0; i < INVITATION_MAILS_PER_RECIPIENT + 1; i++) statuses.push((await invite(accounts[i % accounts.length]!.clients[i % apps.length]!, target)).status);
+    expect(statuses).toEqual([...Array(INVITATION_MAILS_PER_RECIPIENT).fill(303), 429]);
+    const refused = await invite(accounts.at(-1)!.clients[0]!, target);
     expect(await refused.text()).toContain('This address has been sent too many invitations lately. Try again in 24 hours.');
     await expect.poll(() => catcher.mails.length).toBe(INVITATION_MAILS_PER_RECIPIENT);
-    expect(catcher.mails.every((mail) => mail.to[0] === target)).toBe(true);
     // Another address is still invited.
-    expect((await invite(first.clients[0]!, `other-${Date.now()}@example.com`)).status).toBe(303);
+    expect((await invite(accounts[0]!.clients[0]!, `other-${Date.now()}@example.com`)).status).toBe(303);
   });
 
   it(`send at most ${INVITATION_MAILS_PER_ACCOUNT} an hour from one account, across instances and in parallel`, async () => {
