@@ -9,6 +9,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { unprivilegedUser } from '../db/embedded-postgres-process.js';
 import { startEmbeddedPostgres } from '../db/embedded-postgres.js';
+import { syncDirectory, syncFile } from '../durable-files.js';
 import { SECRET_KEY_FILE } from '../webhooks/secret-box.js';
 import { UsageError } from './args.js';
 
@@ -91,7 +92,11 @@ export async function backupEmbedded(dataDir: string, outFile: string, logger: L
     // Compressed in the staging directory (removed below whatever happens), then renamed into place.
     const compressed = path.join(staging, 'backup.tar.gz');
     await pipeline(createReadStream(tarFile), createGzip(), createWriteStream(compressed, { mode: 0o600 }));
+    // On disk before it takes its name, and the name on disk before we say it is done: a crash of the machine must
+    // not leave a truncated archive under the name of a finished backup.
+    await syncFile(compressed);
     await fs.rename(compressed, out);
+    await syncDirectory(path.dirname(out));
     const bytes = (await fs.stat(out)).size;
     return { backup: out, bytes, startLsn: start!.lsn, stopLsn: stop!.lsn, walSegments: wal.filter((name) => !name.endsWith('.history')).length };
   } finally {
