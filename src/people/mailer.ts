@@ -140,7 +140,7 @@ export function passwordResetMessage(input: { url: string }): MessageBody {
 export function signupConfirmationMessage(input: { url: string }): MessageBody {
   const hours = Math.round(SIGNUP_REQUEST_LIFETIME_MS / 3_600_000);
   const lead = 'Someone, hopefully you, asked to create a qroute account with this address.';
-  const action = `To create it, open this link. It works once, within ${hours} hours:`;
+  const action = `To create it, open this link and choose your password. It works once, within ${hours} hours:`;
   const ignore = 'If you did not ask for this, ignore this email: no account is made without the link.';
   return {
     subject: 'Confirm your new qroute account',
