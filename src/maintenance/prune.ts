@@ -8,20 +8,13 @@ import { pruneInvitations } from '../people/invitations.js';
 import { pruneLoginFailures } from '../people/login-limit.js';
 import { prunePasswordResets } from '../people/password-resets.js';
 import { pruneSignupRequests } from '../people/signup-requests.js';
+import { SCAN_BATCH_LIFETIME_DAYS } from '../redirect/scan-batch.js';
 
 /** How many rows one statement deletes: small enough that its locks and WAL are brief, large enough to keep up. */
 export const PRUNE_BATCH_SIZE = 1_000;
 
 /** The write limit's window is 60 s; take_write_slot deletes an account's old events only when it writes again. */
 const WRITE_RATE_EVENT_LIFETIME = '1 hour';
-/**
- * Batch ids must outlive every rewrite of their batch: retries after an unknown outcome (seconds), and replays of a
- * scan journal left by a stopped process, which may hold committed batches beside uncommitted ones and may be
- * replayed only when an instance starts again, days later. A journal record older than this (less a margin) is not
- * replayed but set aside (src/redirect/scan-journal.ts), so the longer this is, the longer such files stay useful.
- * A row costs about 150 bytes with its two index entries, one per batch (up to 500 scans): little beside the scans.
- */
-export const SCAN_BATCH_LIFETIME_DAYS = 30;
 const SCAN_BATCH_LIFETIME = `${SCAN_BATCH_LIFETIME_DAYS} days`;
 
 export interface PruneCounts {

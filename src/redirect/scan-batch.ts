@@ -17,6 +17,16 @@ export interface ScanEvent {
 }
 
 /**
+ * How long a batch id is kept in scan_batches (the pruning job deletes it after, src/maintenance/prune.ts). Ids must
+ * outlive every rewrite of their batch: retries after an unknown outcome (seconds), and replays of a scan journal
+ * left by a stopped process, which may hold committed batches beside uncommitted ones and may be replayed only
+ * when an instance starts again, days later. A journal record older than this (less a margin) is not replayed but
+ * set aside (scan-journal.ts), so the longer this is, the longer such files stay useful. A row costs about 150
+ * bytes with its two index entries, one per batch (up to 500 scans): little beside the scans.
+ */
+export const SCAN_BATCH_LIFETIME_DAYS = 30;
+
+/**
  * A batch of scans with everything fixed at the moment it is formed: its id and its rows as the statement reads
  * them. Writing it again (after a failure whose outcome is unknown) sends the same bytes, and the batch id makes
  * a second write of a committed batch change nothing.

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Logger } from 'pino';
-import { SCAN_BATCH_LIFETIME_DAYS } from '../maintenance/prune.js';
-import { prepareScanBatch, type PreparedScanBatch, type ScanEvent } from './scan-batch.js';
+import { syncDirectory } from '../durable-files.js';
+import { prepareScanBatch, type PreparedScanBatch, SCAN_BATCH_LIFETIME_DAYS, type ScanEvent } from './scan-batch.js';
 
 export interface ScanJournalOptions {
   /** Where the files live (DATA_DIR/journal, or SCAN_JOURNAL_DIR). One directory per host: see `isAbandoned`. */
@@ -524,14 +524,6 @@ async function warnOfOtherDatabaseDirectories(dir: string, staleAfterMs: number,
   }
 }
 
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** When the process started (clock ticks since boot, from /proc/<pid>/stat); undefined when not running or no /proc. */
 async function processStartTime(pid: number): Promise<string | undefined> {
