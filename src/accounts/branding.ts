@@ -79,7 +79,7 @@ export async function setBrandColor(db: Db, accountId: string, typed: string | n
 export async function setBrandLogo(db: Db, accountId: string, fileId: string): Promise<Branding> {
   return inTransaction(db, async (trx) => {
     // Locked until the logo is stored, so the unreferenced-upload prune cannot delete it in between.
-    const file = await findLiveFile(trx, fileId, accountId, { lock: true });
+    const file = await findLiveFile(trx, fileId, accountId, { lock: 'key share' });
     if (!file || file.kind !== 'logo') throw new BrandingError('This logo file is not available; upload it again.');
     return replaceLogo(trx, accountId, fileId);
   });

@@ -109,18 +109,26 @@ async function releaseReplacedFiles(db: Db, accountId: string, type: CodeTypeNam
   const kept = new Set(fileReferencesOf(type, after).map((r) => r.fileId));
   const dropped = fileReferencesOf(type, before).map((r) => r.fileId).filter((id) => !kept.has(id));
   for (const fileId of new Set(dropped)) {
-    const stillUsed = await db
-      .selectFrom('qr_codes')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('deleted_at', 'is', null)
-      // File ids are [A-Za-z0-9_-] (the schema checks), so the only wildcard one can hold is _, which matching
-      // any character can only keep a file, never delete one in use.
-      .where(sql<string>`content::text`, 'like', `%"${fileId}"%`)
-      .limit(1)
-      .executeTakeFirst();
-    // A logo may also be the account's branding or a design's: those are not this form's to delete.
-    if (!stillUsed && (await findLiveFile(db, fileId, accountId))?.kind !== 'logo') await deleteFile(db, accountId, fileId);
+    // As the unreferenced-upload prune does (src/files/prune-unreferenced.ts says why): the file locked FOR UPDATE
+    // first, so a save naming it meanwhile (which holds FOR KEY SHARE until it commits) is waited for, then the
+    // check for other codes in a new statement that sees that save; a save that comes later waits for this and
+    // finds the file deleted.
+    await inTransaction(db, async (trx) => {
+      const file = await findLiveFile(trx, fileId, accountId, { lock: 'update' });
+      // A logo may also be the account's branding or a design's: those are not this form's to delete.
+      if (!file || file.kind === 'logo') return;
+      const stillUsed = await trx
+        .selectFrom('qr_codes')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('deleted_at', 'is', null)
+        // File ids are [A-Za-z0-9_-] (the schema checks), so the only wildcard one can hold is _, which matching
+        // any character can only keep a file, never delete one in use.
+        .where(sql<string>`content::text`, 'like', `%"${fileId}"%`)
+        .limit(1)
+        .executeTakeFirst();
+      if (!stillUsed) await deleteFile(trx, accountId, fileId);
+    });
   }
 }
 

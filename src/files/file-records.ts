@@ -18,13 +18,15 @@ export interface StoredFile {
 }
 
 /** A live file by id, of `accountId` when given; undefined for a deleted, unknown or malformed id. */
-export async function findLiveFile(db: Db, fileId: string, accountId?: string, options: { lock?: boolean } = {}): Promise<StoredFile | undefined> {
+export async function findLiveFile(db: Db, fileId: string, accountId?: string, options: { lock?: 'key share' | 'update' } = {}): Promise<StoredFile | undefined> {
   if (!FILE_ID.test(fileId)) return undefined;
   let query = db.selectFrom('files').selectAll().where('id', '=', fileId).where('deleted_at', 'is', null);
   if (accountId !== undefined) query = query.where('account_id', '=', accountId);
-  // FOR KEY SHARE until the caller's transaction ends: what a save that stores a reference to the file holds so
-  // that the unreferenced-upload prune cannot delete it before the reference commits (src/files/prune-unreferenced.ts).
-  if (options.lock) query = query.forKeyShare();
+  // Until the caller's transaction ends. FOR KEY SHARE is what a save that stores a reference to the file holds,
+  // so that nothing deleting files can delete it before the reference commits; FOR UPDATE what a deletion takes
+  // before it checks for references (src/files/prune-unreferenced.ts says why both).
+  if (options.lock === 'key share') query = query.forKeyShare();
+  if (options.lock === 'update') query = query.forUpdate();
   const row = await query.executeTakeFirst();
   if (row === undefined || row.sha256 === '') return undefined;
   return {

@@ -257,3 +257,25 @@ it('a file found named is marked, so later runs pass it over; one named by nothi
   expect(await isLive(orphan)).toBe(false);
   expect(await isLive(named)).toBe(true);
 });
+
+it('an edit that takes a file off its code waits for a save naming that file, and then keeps it', async () => {
+  const person = await createPerson(database.db);
+  const actor = { kind: 'user' as const, userId: person.userId };
+  const shared = (await storeSampleFile(database.db, person.accountId, 'pdf', 'menu.pdf', pdf())).id;
+  const other = (await storeSampleFile(database.db, person.accountId, 'pdf', 'other.pdf', pdf())).id;
+  const first = await createTypedCode(database.db, { accountId: person.accountId, name: 'First', type: 'PDF', content: { fileId: shared }, actor, siteUrl: app.origin });
+  if (!first.ok) throw new Error(JSON.stringify(first.problems));
+  let editDone = false;
+  let editing: Promise<unknown> | undefined;
+  await database.db.transaction().execute(async (trx) => {
+    // A second code names the file, not yet committed, while the first code's edit lets go of it.
+    const second = await createTypedCode(trx, { accountId: person.accountId, name: 'Second', type: 'PDF', content: { fileId: shared }, actor, siteUrl: app.origin });
+    expect(second.ok).toBe(true);
+    editing = updateTypedCode(database.db, { accountId: person.accountId, id: first.code.id, name: 'First', content: { fileId: other }, actor }).then(() => (editDone = true));
+    // The edit waits for this save's lock (one that took none would have finished already).
+    await expect.poll(async () => editDone || (await waitsForLock({ text: 'for update' })), { timeout: 5_000 }).toBe(true);
+  });
+  await editing;
+  expect(await isLive(shared)).toBe(true);
+  expect(await namedByACode(person.accountId, shared)).toBe(true);
+});
