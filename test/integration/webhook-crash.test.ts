@@ -48,7 +48,9 @@ describe('PostgreSQL crashes (pg_ctl stop -m immediate) while a standalone worke
     await expect.poll(() => receiver!.received.length, { timeout: 10_000, interval: 20 }).toBeGreaterThan(150);
 
     await cluster.crash();
-    await new Promise((resolve) => setTimeout(resolve, 500)); // the worker's claims and records fail meanwhile
+    // The outage itself, kept short (the bench keeps the issue's 10 s): a window is the point here, not a condition.
+    // The worker's claims and records fail meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     // The worker is paused across the restart, so the recovered state is read before it records anything. Every
     // request received by then was claimed before the crash.
     worker.kill('SIGSTOP');
