@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { CODE_CHANGES_CHANNEL } from '../db/migrations/20261122T1100-redirect-and-scans.js';
 import type { Db, Transaction } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
-import { deleteFile, findLiveFile } from '../files/file-records.js';
+import { deleteFile, findLiveFile, namedByLiveCode } from '../files/file-records.js';
 
 /** An account's look on its landing pages; null fields mean qroute's own. */
 export interface Branding {
@@ -100,9 +100,18 @@ async function replaceLogo(trx: Transaction, accountId: string, fileId: string |
     .executeTakeFirst();
   if (!before) throw new BrandingError(`no account ${accountId}`);
   await trx.updateTable('accounts').set({ brand_logo_file_id: fileId }).where('id', '=', accountId).execute();
-  if (before.brand_logo_file_id && before.brand_logo_file_id !== fileId) await deleteFile(trx, accountId, before.brand_logo_file_id);
+  if (before.brand_logo_file_id && before.brand_logo_file_id !== fileId) await releaseOldLogo(trx, accountId, before.brand_logo_file_id);
   await announce(trx, accountId);
   return getBranding(trx, accountId);
+}
+
+/**
+ * The replaced logo's file is deleted (freeing its storage) unless a live code shows it too: a vCard's or contact's
+ * photo may name a logo file. Locked FOR UPDATE first, then checked in a statement of its own (see namedByLiveCode).
+ */
+async function releaseOldLogo(trx: Transaction, accountId: string, fileId: string): Promise<void> {
+  const file = await findLiveFile(trx, fileId, accountId, { lock: 'update' });
+  if (file && !(await namedByLiveCode(trx, accountId, fileId))) await deleteFile(trx, accountId, fileId);
 }
 
 /**

@@ -1,11 +1,10 @@
 import type { Db } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors.js';
+import { deleteFile, findLiveFile, namedByLiveCode } from '../files/file-records.js';
 import { parseCodeName } from './code-input.js';
 import { type Actor, recordDestinationChange } from './destination-history.js';
 import { checkFileReferences, fileReferencesOf } from './file-references.js';
-import { deleteFile, findLiveFile } from '../files/file-records.js';
-import { sql } from 'kysely';
 import { assertCodeId, codeColumns, toQrCode } from './qr-code-row.js';
 import type { QrCode } from './qr-code-service.js';
 import { redirectDestination, type TypedCodeResult } from './typed-code.js';
@@ -117,17 +116,7 @@ async function releaseReplacedFiles(db: Db, accountId: string, type: CodeTypeNam
       const file = await findLiveFile(trx, fileId, accountId, { lock: 'update' });
       // A logo may also be the account's branding or a design's: those are not this form's to delete.
       if (!file || file.kind === 'logo') return;
-      const stillUsed = await trx
-        .selectFrom('qr_codes')
-        .select('id')
-        .where('account_id', '=', accountId)
-        .where('deleted_at', 'is', null)
-        // File ids are [A-Za-z0-9_-] (the schema checks), so the only wildcard one can hold is _, which matching
-        // any character can only keep a file, never delete one in use.
-        .where(sql<string>`content::text`, 'like', `%"${fileId}"%`)
-        .limit(1)
-        .executeTakeFirst();
-      if (!stillUsed) await deleteFile(trx, accountId, fileId);
+      if (!(await namedByLiveCode(trx, accountId, fileId))) await deleteFile(trx, accountId, fileId);
     });
   }
 }

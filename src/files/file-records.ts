@@ -54,6 +54,24 @@ export async function accountStorageUsed(db: Db, accountId: string): Promise<num
 }
 
 /**
+ * Whether a live code of the account names the file in its content. File ids are [A-Za-z0-9_-] (the schema
+ * checks), so the only wildcard one can hold is _, which matching any character can only keep a file, never delete
+ * one in use. Call it after locking the file FOR UPDATE (findLiveFile's 'update' lock), in a statement of its own:
+ * a save naming the file holds FOR KEY SHARE until it commits, so this then sees it (src/files/prune-unreferenced.ts).
+ */
+export async function namedByLiveCode(db: Db, accountId: string, fileId: string): Promise<boolean> {
+  const code = await db
+    .selectFrom('qr_codes')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .where(sql<string>`content::text`, 'like', `%"${fileId}"%`)
+    .limit(1)
+    .executeTakeFirst();
+  return code !== undefined;
+}
+
+/**
  * Deletes a file of the account: its bytes go at once (freeing the account's storage), the row stays marked
  * deleted so a page that still names it can tell "deleted" from "never existed". False when there was none.
  */

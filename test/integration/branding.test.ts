@@ -100,6 +100,16 @@ describe('landing pages in the account colour and logo', () => {
     await expect.poll(async () => (await scan(code.slug)).body, { timeout: 5_000 }).not.toContain('<header>');
   });
 
+  it('keeps a replaced logo file that a contact card still shows as its photo', async () => {
+    const logo = await storeSampleFile(database.db, owner.accountId, 'logo', 'face-logo.png', png(48, 48));
+    await setBrandLogo(database.db, owner.accountId, logo.id);
+    const contact = await create(owner.accountId, 'CONTACT', { name: 'Ada Lovelace', phones: ['+44 20 7946 0958'], photoFileId: logo.id });
+
+    await setBrandLogo(database.db, owner.accountId, (await storeSampleFile(database.db, owner.accountId, 'logo', 'new.png', png(32, 32))).id);
+    expect(await fileIsLive(logo.id)).toBe(true);
+    await expect.poll(async () => (await scan(contact.slug)).body, { timeout: 10_000 }).toContain('PHOTO;');
+  });
+
   it("refuses another account's file, a file that is not a logo, and a colour that is not hex", async () => {
     const other = await createPerson(database.db, { accountName: 'Other' });
     const theirs = await storeSampleFile(database.db, other.accountId, 'logo', 'x.png', png());
