@@ -57,7 +57,9 @@ describe('admin CLI: users', { timeout: 120_000 }, () => {
     expect(printed).toMatchObject({ email: 'grace@example.com', role: 'member', emailed: true });
     expect(catcher.mails.map((mail) => mail.to)).toEqual([['grace@example.com']]);
     expect(catcher.mails[0]!.text).toContain(printed.url);
-    expect(catcher.mails[0]!.subject).toBe('You are invited to Acme on qroute');
+    // The account name is a stranger's words (open sign-up): never in the subject, labelled and after the link.
+    expect(catcher.mails[0]!.subject).toBe('Your invitation to an account on qroute');
+    expect(catcher.mails[0]!.text.indexOf('"Acme"')).toBeGreaterThan(catcher.mails[0]!.text.indexOf(printed.url));
 
     const listed = await runCliJson(['users', 'list', '--account', accountId], env);
     expect(listed.pendingInvitations).toMatchObject([{ id: printed.id, email: 'grace@example.com', role: 'member', invitedByEmail: null }]);
