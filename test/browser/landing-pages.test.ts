@@ -36,20 +36,23 @@ useBrowserSuite((suite) => {
 
 const PAGE_TYPES = CODE_TYPE_NAMES.filter((type) => kindOf(type) === 'page');
 
+/** A code of `person`'s account made as the dashboard makes it; its slug. */
+async function createCode(person: TestPerson, type: CodeTypeName, name: string, content: unknown): Promise<string> {
+  const result = await createTypedCode(database.db, {
+    accountId: person.accountId,
+    name,
+    type,
+    content,
+    siteUrl: app.config.siteUrl,
+    actor: { kind: 'user', userId: person.userId },
+  });
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.code.slug;
+}
+
 async function createCodes(person: TestPerson): Promise<Map<CodeTypeName, string>> {
   const slugs = new Map<CodeTypeName, string>();
-  for (const type of PAGE_TYPES) {
-    const result = await createTypedCode(database.db, {
-      accountId: person.accountId,
-      name: `A ${type} code`,
-      type,
-      content: await storedExample(database.db, person.accountId, type),
-      siteUrl: app.config.siteUrl,
-      actor: { kind: 'user', userId: person.userId },
-    });
-    if (!result.ok) throw new Error(JSON.stringify(result.problems));
-    slugs.set(type, result.code.slug);
-  }
+  for (const type of PAGE_TYPES) slugs.set(type, await createCode(person, type, `A ${type} code`, await storedExample(database.db, person.accountId, type)));
   return slugs;
 }
 
@@ -160,22 +163,14 @@ describe('audio and video on a phone', () => {
     const person = await createPerson(database.db, { accountName: 'Radio Bakery' });
     // 2.6 s of silence: 100 frames of 1,152 samples at 44.1 kHz.
     const audio = await storeSampleFile(database.db, person.accountId, 'audio', 'jingle.mp3', mp3(100));
-    const created = await createTypedCode(database.db, {
-      accountId: person.accountId,
-      name: 'Jingle',
-      type: 'MP3',
-      content: { fileId: audio.id, title: 'Our jingle' },
-      siteUrl: app.config.siteUrl,
-      actor: { kind: 'user', userId: person.userId },
-    });
-    if (!created.ok) throw new Error(JSON.stringify(created.problems));
+    const slug = await createCode(person, 'MP3', 'Jingle', { fileId: audio.id, title: 'Our jingle' });
     const watched = await watchedContext(browser, { viewport: PHONE });
     const ranges: string[] = [];
     watched.context.on('request', (request) => {
       if (request.url().includes(audio.id)) ranges.push(request.headers().range ?? 'none');
     });
     const page = await watched.newPage();
-    await page.goto(`${app.origin}/r/${created.code.slug}`);
+    await page.goto(`${app.origin}/r/${slug}`);
     const state = () => page.evaluate(mediaState, 'audio');
     await expect.poll(async () => (await state())?.readyState ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
     const loaded = (await state())!;
@@ -209,16 +204,8 @@ describe('audio and video on a phone', () => {
     const watched = await watchedContext(browser, { viewport: PHONE });
     const page = await watched.newPage();
     const video = await storeSampleFile(database.db, person.accountId, 'video', 'clip.webm', await recordedWebm(page));
-    const created = await createTypedCode(database.db, {
-      accountId: person.accountId,
-      name: 'Clip',
-      type: 'VIDEO',
-      content: { fileId: video.id, title: 'Our clip' },
-      siteUrl: app.config.siteUrl,
-      actor: { kind: 'user', userId: person.userId },
-    });
-    if (!created.ok) throw new Error(JSON.stringify(created.problems));
-    await page.goto(`${app.origin}/r/${created.code.slug}`);
+    const slug = await createCode(person, 'VIDEO', 'Clip', { fileId: video.id, title: 'Our clip' });
+    await page.goto(`${app.origin}/r/${slug}`);
     await expect.poll(async () => (await page.evaluate(mediaState, 'video'))?.readyState ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
     expect((await page.evaluate(mediaState, 'video'))!.error).toBeNull();
     expect(await watched.cspViolations(page)).toEqual([]);
