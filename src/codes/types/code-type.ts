@@ -10,7 +10,7 @@ export type CodeTypeName = (typeof CODE_TYPE_NAMES)[number];
 
 /**
  * What the short URL does: `redirect` answers 302 (URL, FACEBOOK, APP); `page` answers 200 with a landing page
- * served by us (src/pages/), or for CONTACT the .vcf itself.
+ * served by us (src/landing/), or for CONTACT the .vcf itself.
  */
 export type CodeKind = 'redirect' | 'page';
 
