@@ -3,7 +3,7 @@ import type { Database } from '../db/schema/index.js';
 import { CODE_CHANGES_CHANNEL } from '../db/migrations/20261122T1100-redirect-and-scans.js';
 import { NotificationListener } from '../db/notification-listener.js';
 import type { Metrics } from '../metrics/index.js';
-import { VcardPhotos } from '../pages/vcard-photo.js';
+import { VcardPhotos } from '../landing/vcard-photo.js';
 import { CodeLookup } from './code-lookup.js';
 import { createRedirectHandler } from './redirect-handler.js';
 import { ScanJournal } from './scan-journal.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBranding, removeBrandLogo, setBrandColor, setBrandLogo } from '../../src/accounts/branding.js';
 import { createTypedCode } from '../../src/codes/typed-code.js';
 import type { CodeTypeName } from '../../src/codes/types/index.js';
-import { MAX_VCARD_PHOTO_BYTES } from '../../src/pages/vcard-photo.js';
+import { MAX_VCARD_PHOTO_BYTES } from '../../src/landing/vcard-photo.js';
 import { storedExample } from '../support/code-type-examples.js';
 import { createPerson, dashboardHttp, startDashboardApp, type TestPerson } from '../support/dashboard.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contrastRatio, parseBrandColor, textColorOn } from '../../src/accounts/branding.js';
-import { pageCsp, pageCss } from '../../src/pages/page-style.js';
+import { pageCsp, pageCss } from '../../src/landing/page-style.js';
 
 describe('brand colours', () => {
   it('reads #rrggbb and #rgb in any case, and nothing else', () => {

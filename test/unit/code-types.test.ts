@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { render } from 'preact-render-to-string';
 import { appDestination, CODE_TYPE_NAMES, CODE_TYPES, type CodeTypeName, type CouponContent } from '../../src/codes/types/index.js';
-import { CouponPage } from '../../src/pages/coupon-page.js';
-import { buildIcs } from '../../src/pages/icalendar.js';
-import { mailtoHref, smsHref } from '../../src/pages/message-pages.js';
-import { buildVcard } from '../../src/pages/vcard.js';
-import { wifiString } from '../../src/pages/wifi-string.js';
+import { CouponPage } from '../../src/landing/coupon-page.js';
+import { buildIcs } from '../../src/landing/icalendar.js';
+import { mailtoHref, smsHref } from '../../src/landing/message-pages.js';
+import { buildVcard } from '../../src/landing/vcard.js';
+import { wifiString } from '../../src/landing/wifi-string.js';
 import { VALID } from '../support/code-type-examples.js';
 
 const INVALID: [CodeTypeName, unknown, string][] = [

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { getAccount } from '../../../accounts/account-service.js';
 import { getBranding } from '../../../accounts/branding.js';
 import { megabytes } from '../../../files/file-errors.js';
-import { fileUrl } from '../../../pages/page-style.js';
+import { fileUrl } from '../../../landing/page-style.js';
 import { pageContext, sessionOf, type DashboardDependencies } from '../../context.js';
 import { BrandingPage, type BrandingPageProps } from '../../pages/branding/branding-page.js';
 import { sendPage } from '../../render.js';

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { getAccount } from '../../../accounts/account-service.js';
 import { getBranding } from '../../../accounts/branding.js';
-import { htmlAnswer, pageOf, publisherOf } from '../../../pages/index.js';
+import { htmlAnswer, pageOf, publisherOf } from '../../../landing/index.js';
 import { sessionOf, type DashboardDependencies } from '../../context.js';
 
 /** What the sample page shows: a made-up business, the page type with the most of the account's look on it. */

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { getAccount } from '../../../accounts/account-service.js';
 import { getBranding, parseBrandColor } from '../../../accounts/branding.js';
-import { fileUrl } from '../../../pages/page-style.js';
+import { fileUrl } from '../../../landing/page-style.js';
 import { sessionOf, type DashboardDependencies } from '../../context.js';
 import { BrandPreview } from '../../pages/branding/brand-preview.js';
 import { sendFragment } from '../../render.js';

@@ -1,5 +1,5 @@
 import { contrastRatio, textColorOn } from '../../../accounts/branding.js';
-import { DEFAULT_ACCENT } from '../../../pages/page-style.js';
+import { DEFAULT_ACCENT } from '../../../landing/page-style.js';
 
 export interface BrandPreviewProps {
   accountName: string;

@@ -1,5 +1,5 @@
 import type { Branding } from '../../../accounts/branding.js';
-import { DEFAULT_ACCENT } from '../../../pages/page-style.js';
+import { DEFAULT_ACCENT } from '../../../landing/page-style.js';
 import { CsrfField, Flash, Layout } from '../../components/layout.js';
 import type { PageContext } from '../../context.js';
 import { uploadAction } from '../../csrf.js';
