@@ -1,10 +1,10 @@
 import { type Selectable, sql } from 'kysely';
 import type { WebhookEndpointsTable } from '../db/schema/webhooks.js';
 import type { Db } from '../db/schema/index.js';
-import type { SecretBox } from '../webhooks/secret-box.js';
-import { newWebhookSecret } from '../webhooks/signatures.js';
-import { validateWebhookUrl } from '../webhooks/url-guard.js';
-import { getAccount } from './account-service.js';
+import type { SecretBox } from './secret-box.js';
+import { newWebhookSecret } from './signatures.js';
+import { validateWebhookUrl } from './url-guard.js';
+import { getAccount } from '../accounts/account-service.js';
 
 /** How long the previous secret keeps signing (`webhook-signature`) after a rotation. */
 export const ROTATION_OVERLAP_HOURS = 24;

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/schema/index.js';
-import { inOneSnapshot } from './scope.js';
+import { inOneSnapshot } from '../db/snapshot.js';
 
 /**
  * Pages of one code's scans in time order, read from `scan_groups` (one row per batch, kind of device and UTC
