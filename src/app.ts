@@ -18,6 +18,7 @@ import { CONTRACT_PATH, DOCS_DIR } from './paths.js';
 import { isShortLinkPath, type Redirect } from './redirect/index.js';
 import { securityHeaders, securityHeadersMiddleware } from './security-headers.js';
 import type { SecretBox } from './webhooks/secret-box.js';
+import { readOutboxBacklog } from './webhooks/outbox.js';
 
 export interface AppDependencies {
   config: Config;
@@ -83,7 +84,7 @@ export function createApp({ config, db, logger, box, images: givenImages, metric
 
   if (metrics && config.metricsToken) {
     metrics.pools.watch('main', db);
-    metrics.outbox.watch(db);
+    metrics.outbox.watch(() => readOutboxBacklog(db));
     app.all('/metrics', createMetricsHandler(metrics.registry, config.metricsToken));
   }
 

@@ -6,6 +6,7 @@ import { createPruningJob } from './maintenance/pruning-job.js';
 import { createMetrics, metricsOnlyListener } from './metrics/index.js';
 import { listen } from './server.js';
 import { createWebhookDelivery } from './webhooks/index.js';
+import { readOutboxBacklog } from './webhooks/outbox.js';
 
 /**
  * A webhook delivery worker on its own (`npm run worker`): run as many as needed next to servers started with
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   const webhooks = createWebhookDelivery({ connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger, metrics });
   await webhooks.start();
   metrics?.pools.watch('main', database.db);
-  metrics?.outbox.watch(database.db);
+  metrics?.outbox.watch(() => readOutboxBacklog(database.db));
   const metricsServer = metrics && (await listen(metricsOnlyListener(metrics.registry, config.metricsToken!), config.workerMetricsPort!, undefined, config.httpTimeouts));
   if (metricsServer) logger.info({ port: metricsServer.port }, 'worker metrics at /metrics');
   // Retention: one process at a time prunes (an advisory lock), so every instance and worker may run it.

@@ -32,7 +32,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createApiKey } from '../../src/accounts/api-keys.js';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { createApp, createRequestListener } from '../../src/app.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
 import { loadConfig } from '../../src/config.js';

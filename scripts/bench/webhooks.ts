@@ -23,7 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createApiKey } from '../../src/accounts/api-keys.js';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
 import type { Database } from '../../src/db/schema/index.js';
 import { freePort } from '../../src/net.js';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { liveScanCount } from '../codes/scan-counts.js';
 import type { Db } from '../db/schema/index.js';
 import { csvRow } from './csv.js';
-import { oldestScanRows } from './scan-pages.js';
+import { oldestScanRows } from '../codes/scan-pages.js';
 import { type AnalyticsScope, assertScope } from './scope.js';
 
 /** Rows per query (and per chunk yielded): about 0.5 MB of CSV, a few milliseconds of database work. */

@@ -28,15 +28,9 @@ export async function assertScope(db: Db, scope: AnalyticsScope): Promise<void> 
   if (!found) throw errors.notFound();
 }
 
-/**
- * Runs `read` in one snapshot (a read-only REPEATABLE READ transaction, or the caller's transaction): the rollup
- * and the watermark it was folded to must be read together, or a fold committing in between would count the
- * scans it folded twice (once in the rollup, once in the raw tail).
- */
-export async function inOneSnapshot<T>(db: Db, read: (db: Db) => Promise<T>): Promise<T> {
-  if (db.isTransaction) return read(db);
-  return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);
-}
+// Analytics read through inOneSnapshot (src/db/snapshot.ts): the rollup and the watermark it was folded to must be
+// read together, or a fold committing in between would count the scans it folded twice (rollup and raw tail).
+export { inOneSnapshot } from '../db/snapshot.js';
 
 /** Scans above this id are not in the rollup yet; queries read them from `scans`. */
 export async function foldedThroughId(db: Db): Promise<number> {

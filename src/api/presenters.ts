@@ -1,6 +1,6 @@
 import type { QrCode, Scan } from '../codes/qr-code-service.js';
 import { kindOf } from '../codes/types/index.js';
-import type { WebhookSettings } from '../accounts/webhook-settings.js';
+import type { WebhookSettings } from '../webhooks/webhook-settings.js';
 import type { Attempt, Delivery } from '../webhooks/delivery-service.js';
 import type { ApiQrCode, ApiScan, ApiWebhook, ApiWebhookAttempt, ApiWebhookDelivery } from './contract.js';
 

@@ -4,7 +4,7 @@ import { isPlanName, PLAN_NAMES, type PlanName } from '../accounts/plans.js';
 import type { Config } from '../config.js';
 import type { Logger } from 'pino';
 import { pruneExpired } from '../maintenance/prune.js';
-import { WebhookNotConfiguredError } from '../accounts/webhook-settings.js';
+import { WebhookNotConfiguredError } from '../webhooks/webhook-settings.js';
 import { DeliveryInFlightError, DeliveryNotFoundError } from '../webhooks/delivery-service.js';
 import { WebhookUrlError } from '../webhooks/url-guard.js';
 import { PeopleError } from '../people/errors.js';

@@ -1,5 +1,5 @@
 import { getAccount } from '../accounts/account-service.js';
-import { getWebhook, removeWebhook, rotateWebhookSecret, setWebhook, WebhookNotConfiguredError } from '../accounts/webhook-settings.js';
+import { getWebhook, removeWebhook, rotateWebhookSecret, setWebhook, WebhookNotConfiguredError } from '../webhooks/webhook-settings.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema/index.js';
 import type { DeliveryStatus } from '../db/schema/webhooks.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { codeLimitOf } from '../accounts/plans.js';
-import { newestScanRowsOfCode } from '../analytics/scan-pages.js';
+import { newestScanRowsOfCode } from './scan-pages.js';
 import type { Db } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors.js';

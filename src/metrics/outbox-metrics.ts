@@ -1,6 +1,4 @@
 import { Gauge, type Registry } from 'prom-client';
-import type { Database } from '../db/schema/index.js';
-import { type OutboxBacklog, readOutboxBacklog } from '../webhooks/outbox.js';
 
 /**
  * A scrape must not hang on a bad database (Prometheus' own scrape timeout is 10 s by default): past this the
@@ -8,8 +6,16 @@ import { type OutboxBacklog, readOutboxBacklog } from '../webhooks/outbox.js';
  */
 const OUTBOX_READ_TIMEOUT_MS = 1_000;
 
+/** What waits to be sent now: for the outbox gauges of GET /metrics. */
+export interface OutboxBacklog {
+  due: number;
+  /** Age of the oldest due delivery (0 when none is due). */
+  oldestDueSeconds: number;
+}
+
 export interface OutboxMetrics {
-  watch(db: Database): void;
+  /** Reads the backlog at scrape time with `readBacklog` (the webhooks module's query; metrics know no tables). */
+  watch(readBacklog: () => Promise<OutboxBacklog>): void;
 }
 
 /**
@@ -18,13 +24,13 @@ export interface OutboxMetrics {
  * connections from the pool.
  */
 export function createOutboxMetrics(registry: Registry): OutboxMetrics {
-  let db: Database | undefined;
+  let readBacklog: (() => Promise<OutboxBacklog>) | undefined;
   let reading: Promise<OutboxBacklog | undefined> | undefined;
   let latest: Promise<OutboxBacklog | undefined> | undefined;
 
   const read = (): Promise<OutboxBacklog | undefined> => {
-    if (!db) return Promise.resolve(undefined);
-    reading ??= readOutboxBacklog(db)
+    if (!readBacklog) return Promise.resolve(undefined);
+    reading ??= readBacklog()
       .catch(() => undefined)
       .finally(() => {
         reading = undefined;
@@ -62,8 +68,8 @@ export function createOutboxMetrics(registry: Registry): OutboxMetrics {
     },
   });
   return {
-    watch: (watched) => {
-      db = watched;
+    watch: (read) => {
+      readBacklog = read;
     },
   };
 }

@@ -3,6 +3,7 @@ import { executePrepared } from '../db/database.js';
 import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
 import type { Database, Db } from '../db/schema/index.js';
 import type { RetryPolicy } from './retry-schedule.js';
+import type { OutboxBacklog } from '../metrics/outbox-metrics.js';
 
 /** A due delivery this worker now holds, with what it needs to sign and send it. */
 export interface ClaimedDelivery {
@@ -158,13 +159,6 @@ export async function releaseClaims(db: Db, workerId: string, claims: ReadonlyAr
     select (select count(*) from released)::int as released, pg_notify(${WEBHOOKS_DUE_CHANNEL}, '')
   `.execute(db);
   return (result.rows[0] as { released: number } | undefined)?.released ?? 0;
-}
-
-/** What waits to be sent now: for the outbox gauges of GET /metrics. */
-export interface OutboxBacklog {
-  due: number;
-  /** Age of the oldest due delivery (0 when none is due). */
-  oldestDueSeconds: number;
 }
 
 /**

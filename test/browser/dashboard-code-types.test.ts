@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { CODE_TYPE_NAMES } from '../../src/codes/types/index.js';
 import { accessibilityViolations, BROWSER_TEST_TIMEOUT, checkPage, screenshot, watchedContext, type WatchedContext } from '../support/browser.js';
 import { useBrowserSuite } from '../support/browser-suite.js';

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import type { CodeTypeName } from '../../src/codes/types/index.js';
 import { checkPage, watchedContext, type WatchedContext } from '../support/browser.js';
 import { useBrowserSuite } from '../support/browser-suite.js';

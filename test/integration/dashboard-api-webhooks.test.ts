@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, listApiKeys } from '../../src/accounts/api-keys.js';
-import { getWebhook, revealWebhookSecret } from '../../src/accounts/webhook-settings.js';
+import { getWebhook, revealWebhookSecret } from '../../src/webhooks/webhook-settings.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, startDashboardApp, type DashboardHttp, type TestPerson } from '../support/dashboard.js';
 import { rawRequest, type TestApp } from '../support/test-app.js';

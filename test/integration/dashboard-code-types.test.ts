@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { listDestinationChanges } from '../../src/codes/index.js';
 import { CODE_TYPE_NAMES, type CodeTypeName } from '../../src/codes/types/index.js';
 import { findLiveFile } from '../../src/files/file-records.js';

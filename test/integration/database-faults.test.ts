@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { DEFAULT_DATABASE_TIMEOUTS } from '../../src/db/database.js';
 import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
 import { startServiceProcess, type ServiceProcess } from '../support/processes.js';

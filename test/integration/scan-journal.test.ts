@@ -7,7 +7,7 @@ import { crc32 } from 'node:zlib';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { createRedirect, type Redirect } from '../../src/redirect/index.js';
 import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { createDatabase } from '../../src/db/database.js';
 import { idPattern, newId } from '../../src/ids.js';

@@ -3,7 +3,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { QrouteError, verifyWebhook } from '../../sdk/src/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { getDelivery } from '../../src/webhooks/delivery-service.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { scan } from '../support/scan.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import type { LookupFunction } from 'node:net';
 import { attemptNow } from '../../src/webhooks/delivery-service.js';
 import { WebhookSender } from '../../src/webhooks/sender.js';

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { rotateWebhookSecret, setWebhook } from '../../src/accounts/webhook-settings.js';
+import { rotateWebhookSecret, setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { getDelivery, redeliver } from '../../src/webhooks/delivery-service.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';

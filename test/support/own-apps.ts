@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import { setWebhook } from '../../src/accounts/webhook-settings.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { createTestAccount, startTestApp, type TestApp } from './test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { getWebhook as getSettings } from '../../accounts/webhook-settings.js';
+import { getWebhook as getSettings } from '../../webhooks/webhook-settings.js';
 import { errors } from '../../errors.js';
 import { callerOf, type ApiDependencies } from '../context.js';
 import type { ResponseBody } from '../contract.js';

@@ -1,4 +1,4 @@
-import { WebhookNotConfiguredError } from '../../../accounts/webhook-settings.js';
+import { WebhookNotConfiguredError } from '../../../webhooks/webhook-settings.js';
 import type { AttemptOutcome } from '../../../webhooks/delivery-attempt.js';
 import { attemptNow, DeliveryInFlightError, DeliveryNotFoundError } from '../../../webhooks/delivery-service.js';
 import { DEFAULT_RETRY_DELAYS_MS, defaultJitter } from '../../../webhooks/retry-schedule.js';

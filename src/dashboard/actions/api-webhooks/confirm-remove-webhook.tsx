@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { getWebhook } from '../../../accounts/webhook-settings.js';
+import { getWebhook } from '../../../webhooks/webhook-settings.js';
 import { pageContext, sessionOf, type DashboardDependencies } from '../../context.js';
 import { RemoveWebhookPage } from '../../pages/api-webhooks/remove-webhook-page.js';
 import { sendPage } from '../../render.js';

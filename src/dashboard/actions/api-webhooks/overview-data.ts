@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { listApiKeys } from '../../../accounts/api-keys.js';
 import { isPlanName, PLANS } from '../../../accounts/plans.js';
-import { getWebhook } from '../../../accounts/webhook-settings.js';
+import { getWebhook } from '../../../webhooks/webhook-settings.js';
 import type { Db } from '../../../db/schema/index.js';
 import { latestAttempts, listDeliveries, type Delivery } from '../../../webhooks/delivery-service.js';
 import { sessionOf, type DashboardDependencies } from '../../context.js';

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { removeWebhook, WebhookNotConfiguredError } from '../../../accounts/webhook-settings.js';
+import { removeWebhook, WebhookNotConfiguredError } from '../../../webhooks/webhook-settings.js';
 import { sessionOf, type DashboardDependencies } from '../../context.js';
 import { withNotice } from './notices.js';
 

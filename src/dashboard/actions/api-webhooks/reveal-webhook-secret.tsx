@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { revealWebhookSecret } from '../../../accounts/webhook-settings.js';
+import { revealWebhookSecret } from '../../../webhooks/webhook-settings.js';
 import { isHtmx, pageContext, sessionOf, type DashboardDependencies } from '../../context.js';
 import { DashboardError } from '../../errors.js';
 import { OverviewPage } from '../../pages/api-webhooks/overview-page.js';

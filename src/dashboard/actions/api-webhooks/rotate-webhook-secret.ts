@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { rotateWebhookSecret, WebhookNotConfiguredError } from '../../../accounts/webhook-settings.js';
+import { rotateWebhookSecret, WebhookNotConfiguredError } from '../../../webhooks/webhook-settings.js';
 import { sessionOf, type DashboardDependencies } from '../../context.js';
 import { DashboardError } from '../../errors.js';
 import { withNotice } from './notices.js';

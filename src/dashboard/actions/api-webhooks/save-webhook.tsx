@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { setWebhook } from '../../../accounts/webhook-settings.js';
+import { setWebhook } from '../../../webhooks/webhook-settings.js';
 import { WebhookUrlError } from '../../../webhooks/url-guard.js';
 import { pageContext, sessionOf, type DashboardDependencies } from '../../context.js';
 import { formText } from '../../forms.js';

@@ -1,4 +1,4 @@
-import type { WebhookSettings } from '../../../accounts/webhook-settings.js';
+import type { WebhookSettings } from '../../../webhooks/webhook-settings.js';
 import { CsrfField, Layout } from '../../components/layout.js';
 import type { PageContext } from '../../context.js';
 

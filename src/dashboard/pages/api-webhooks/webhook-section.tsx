@@ -1,4 +1,4 @@
-import type { WebhookSettings } from '../../../accounts/webhook-settings.js';
+import type { WebhookSettings } from '../../../webhooks/webhook-settings.js';
 import { CsrfField } from '../../components/layout.js';
 import { Time } from './format.js';
 import { SecretReveal } from './secret-reveal.js';
