@@ -9,7 +9,7 @@ import type { UserRole } from '../../src/db/schema/people.js';
 import { freePort } from '../../src/net.js';
 import { createUser } from '../../src/people/users.js';
 import type { TestDatabase } from './database.js';
-import { startTestApp, type TestApp } from './test-app.js';
+import { startTestApp, type TestApp, useTestApp } from './test-app.js';
 import type { WebhookDeliveryTuning } from '../../src/webhooks/index.js';
 
 /**
@@ -117,4 +117,13 @@ function keepCookies(jar: Map<string, string>, response: Response): void {
     if (attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute)) || value === '') jar.delete(name);
     else jar.set(name, value);
   }
+}
+
+/** useTestApp with the dashboard's app (startDashboardApp): the file's own database and one app browsed at its origin. */
+export function useDashboardApp(
+  ready: Parameters<typeof useTestApp>[0],
+  overrides: Partial<Config> = {},
+  tuning: { webhooks?: WebhookDeliveryTuning } = {},
+): void {
+  useTestApp(ready, overrides, { tuning, start: startDashboardApp });
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createDatabase } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema/index.js';
 
@@ -29,4 +29,19 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const connectionString = url.toString();
   const db = createDatabase(connectionString, { logger: pino({ level: 'silent' }) });
   return { db, connectionString, destroy: () => db.destroy() };
+}
+
+/**
+ * The setup of a test file that needs only a database (service-level tests): its own database, made before the
+ * file's tests and dropped after them. `ready` receives it (assign it to the file's variable).
+ */
+export function useTestDatabase(ready: (database: TestDatabase) => void): void {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    ready(database);
+  });
+  afterAll(async () => {
+    await database?.destroy();
+  });
 }

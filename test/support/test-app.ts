@@ -137,15 +137,23 @@ export async function rawRequest(
 
 /**
  * The usual setup of a test file: its own database and one app on it, started before the file's tests and closed
- * after them. `ready` receives both (assign them to the file's variables).
+ * after them. `ready` receives both (assign them to the file's variables). `tuning` is startTestApp's; `start`
+ * replaces startTestApp for apps that need more (the dashboard's, whose site URL is its own origin).
  */
-export function useTestApp(ready: (started: { database: TestDatabase; app: TestApp }) => void, overrides: Partial<Config> = {}): void {
+export function useTestApp(
+  ready: (started: { database: TestDatabase; app: TestApp }) => unknown,
+  overrides: Partial<Config> = {},
+  options: {
+    tuning?: { webhooks?: WebhookDeliveryTuning };
+    start?: (database: TestDatabase, overrides: Partial<Config>, tuning: { webhooks?: WebhookDeliveryTuning }) => Promise<TestApp>;
+  } = {},
+): void {
   let database: TestDatabase | undefined;
   let app: TestApp | undefined;
   beforeAll(async () => {
     database = await createTestDatabase();
-    app = await startTestApp(database, overrides);
-    ready({ database, app });
+    app = await (options.start ?? startTestApp)(database, overrides, options.tuning ?? {});
+    await ready({ database, app });
   });
   afterAll(async () => {
     await app?.close();
