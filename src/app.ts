@@ -11,7 +11,7 @@ import { createApiRouter } from './api/router.js';
 import { createDashboardRouter } from './dashboard/index.js';
 import { createDocsRouter } from './docs.js';
 import { serveFile } from './files/serve-file.js';
-import { loggableUrl } from './logger.js';
+import { loggableUrl } from './request-log.js';
 import { createMetricsHandler, type Metrics } from './metrics/index.js';
 import { createQrImages, type QrImages } from './qr/index.js';
 import { CONTRACT_PATH, DOCS_DIR } from './paths.js';

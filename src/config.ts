@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isPlanName, PLAN_NAMES, type PlanName } from './accounts/plans.js';
+import { DEFAULT_DATABASE_TIMEOUTS, QUERY_TIMEOUT_MARGIN_MS, type DatabaseTimeouts } from './db/database.js';
+import { ConfigError } from './errors.js';
 
 /** Everything the service reads from its environment, typed and validated in one place. */
 export interface Config {
@@ -25,7 +27,7 @@ export interface Config {
   /** How long SIGTERM waits for in-flight requests before closing connections. */
   shutdownGraceMs: number;
   /** How long to wait on PostgreSQL before treating it as unavailable (see db/database.ts). */
-  databaseTimeouts: { connectMs: number; statementMs: number; idleInTransactionMs: number; queryMs: number };
+  databaseTimeouts: DatabaseTimeouts;
   /** A scan batch not committed within this is answered from memory (the degraded mode). */
   scanCommitTimeoutMs: number;
   /** Scans kept in memory while the database cannot take them; past it the oldest are dropped (and logged). */
@@ -99,7 +101,8 @@ export interface RetentionConfig {
   unreferencedUploadHours?: number;
 }
 
-export class ConfigError extends Error {}
+/** A setting is missing or malformed: the process says which and exits, without a stack (see lifecycle.ts). */
+export { ConfigError } from './errors.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -215,14 +218,15 @@ function httpConnections(env: Env, behindProxy: boolean): Config['httpConnection
   };
 }
 
-function databaseTimeouts(env: Env): Config['databaseTimeouts'] {
-  const statementMs = integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, { min: 0, max: 3_600_000 });
+function databaseTimeouts(env: Env): DatabaseTimeouts {
+  const defaults = DEFAULT_DATABASE_TIMEOUTS;
+  const statementMs = integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', defaults.statementMs, { min: 0, max: 3_600_000 });
   return {
-    connectMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, { min: 100, max: 600_000 }),
+    connectMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', defaults.connectMs, { min: 100, max: 600_000 }),
     statementMs,
-    idleInTransactionMs: integer(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, { min: 0, max: 3_600_000 }),
+    idleInTransactionMs: integer(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', defaults.idleInTransactionMs, { min: 0, max: 3_600_000 }),
     // Past the statement timeout, so a live server always answers first (with its own cancellation); 0 is "none".
-    queryMs: statementMs === 0 ? 0 : statementMs + 5_000,
+    queryMs: statementMs === 0 ? 0 : statementMs + QUERY_TIMEOUT_MARGIN_MS,
   };
 }
 

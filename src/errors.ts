@@ -4,6 +4,9 @@ export type ErrorCode = components['schemas']['ErrorCode'];
 export type FieldError = components['schemas']['FieldError'];
 export type ErrorDetails = NonNullable<components['schemas']['Error']['error']['details']>;
 
+/** A setting is missing or malformed (read by config.ts, or found by a module given it): said without a stack. */
+export class ConfigError extends Error {}
+
 /**
  * An error a client is meant to see: an HTTP status, a stable code from the contract, and a message.
  * Handlers and services throw these; the error middleware renders them. Anything else is a 500.

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { CODE_CHANGES_CHANNEL } from '../db/migrations/20261122T1100-redirect-and-scans.js';
+import { CODE_CHANGES_CHANNEL } from '../db/channels.js';
 import type { Db, Transaction } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { deleteFile, findLiveFile, namedByLiveCode } from '../files/file-records.js';

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
 import { createDatabase, type DatabaseTimeouts, migrateToLatest, NO_STATEMENT_TIMEOUTS } from './database.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import type { Database } from './schema/index.js';
@@ -22,7 +21,7 @@ export interface DatabaseConnection {
  * quietly working on a new, empty database.
  */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: { databaseUrl?: string | undefined; dataDir: string },
   options: {
     logger: Logger;
     stopEmbedded: 'always' | 'if-started-here';

@@ -1,7 +1,6 @@
 import { CompiledQuery, Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { loadConfig } from '../config.js';
 import { migrationProvider } from './migrations/index.js';
 import { guardedClientClass } from './pg-client.js';
 import type { Database } from './schema/index.js';
@@ -31,8 +30,15 @@ export interface DatabaseTimeouts {
   queryMs: number;
 }
 
-/** The defaults of config.ts (DATABASE_*_TIMEOUT_MS), for pools made outside the server (tests, tools). */
-export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = loadConfig({}).databaseTimeouts;
+/**
+ * The defaults of DATABASE_*_TIMEOUT_MS (config.ts reads the settings over them), also for pools made outside the
+ * server (tests, tools). The client-side limit is past the statement timeout, so a live server always answers first
+ * (with its own cancellation).
+ */
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 5_000, statementMs: 30_000, idleInTransactionMs: 60_000, queryMs: 35_000 };
+
+/** How far past the statement timeout the client gives up on a silent server (0 statement timeout: none either). */
+export const QUERY_TIMEOUT_MARGIN_MS = 5_000;
 
 /** For one-off sessions that may run long on purpose (migrations building indexes). */
 export const NO_STATEMENT_TIMEOUTS: DatabaseTimeouts = { ...DEFAULT_DATABASE_TIMEOUTS, statementMs: 0, queryMs: 0 };

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema/index.js';
-import { CODE_CHANGES_CHANNEL } from '../db/migrations/20261122T1100-redirect-and-scans.js';
+import { CODE_CHANGES_CHANNEL } from '../db/channels.js';
 import { NotificationListener } from '../db/notification-listener.js';
 import type { Metrics } from '../metrics/index.js';
 import { VcardPhotos } from '../landing/vcard-photo.js';

@@ -1,6 +1,6 @@
 import type { Database } from '../db/schema/index.js';
 import { executePrepared } from '../db/database.js';
-import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
+import { WEBHOOKS_DUE_CHANNEL } from '../db/channels.js';
 import { newId } from '../ids.js';
 
 export interface ScanEvent {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Selectable, sql } from 'kysely';
 import { WebhookNotConfiguredError } from './webhook-settings.js';
-import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
+import { WEBHOOKS_DUE_CHANNEL } from '../db/channels.js';
 import type { Db } from '../db/schema/index.js';
 import type { DeliveryStatus, WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/schema/webhooks.js';
 import { idPattern, newId } from '../ids.js';

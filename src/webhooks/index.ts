@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
+import { WEBHOOKS_DUE_CHANNEL } from '../db/channels.js';
 import { NotificationListener } from '../db/notification-listener.js';
 import { createDatabase } from '../db/database.js';
 import type { Metrics } from '../metrics/index.js';

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import { executePrepared } from '../db/database.js';
-import { WEBHOOKS_DUE_CHANNEL } from '../db/migrations/20261122T1200-webhooks.js';
+import { WEBHOOKS_DUE_CHANNEL } from '../db/channels.js';
 import type { Database, Db } from '../db/schema/index.js';
 import type { RetryPolicy } from './retry-schedule.js';
 import type { OutboxBacklog } from '../metrics/outbox-metrics.js';

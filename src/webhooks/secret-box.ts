@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Config, ConfigError } from '../config.js';
+import { ConfigError } from '../errors.js';
 
 const FORMAT = 'v1';
 
@@ -40,7 +40,7 @@ export const SECRET_KEY_FILE = 'webhook-secret.key';
  * use, readable by the owner only). With an external database there is no safe default: every instance must
  * share one key, so a missing key is a configuration error rather than a key per instance.
  */
-export async function loadSecretBox(config: Pick<Config, 'webhookSecretKey' | 'databaseUrl' | 'dataDir'>): Promise<SecretBox> {
+export async function loadSecretBox(config: { webhookSecretKey?: Buffer | undefined; databaseUrl?: string | undefined; dataDir: string }): Promise<SecretBox> {
   if (config.webhookSecretKey) return new SecretBox(config.webhookSecretKey);
   if (config.databaseUrl) {
     throw new ConfigError('WEBHOOK_SECRET_KEY is required when DATABASE_URL is set (all instances share it): openssl rand -base64 32');

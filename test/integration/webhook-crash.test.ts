@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
-import { WEBHOOKS_DUE_CHANNEL } from '../../src/db/migrations/20261122T1200-webhooks.js';
+import { WEBHOOKS_DUE_CHANNEL } from '../../src/db/channels.js';
 import { newId } from '../../src/ids.js';
 import { SecretBox } from '../../src/webhooks/secret-box.js';
 import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
