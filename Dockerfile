@@ -28,7 +28,7 @@ COPY --from=build /app/dist dist
 COPY --from=build /app/docs-dist docs-dist
 COPY openapi/v1.yaml openapi/v1.yaml
 # The dashboard's own stylesheet and script (read at start, served with content hashes; Pico and htmx come from node_modules).
-COPY src/dashboard/assets src/dashboard/assets
+COPY src/dashboard/shared/assets src/dashboard/shared/assets
 # The node image's unprivileged user; the service writes nothing to disk when DATABASE_URL is set.
 USER node
 EXPOSE 3000

@@ -1,19 +1,19 @@
 import express, { Router } from 'express';
-import { loadAssets } from './assets.js';
-import type { DashboardDependencies } from './context.js';
-import { dashboardErrorHandler, dashboardNotFound } from './errors.js';
-import { refuseNonTextFields } from './forms.js';
-import { dashboardContext, isDashboardPath, isPublicPath, requireSignedIn } from './middleware.js';
-import { analyticsRoutes } from './routes/analytics-routes.js';
-import { apiWebhooksRoutes } from './routes/api-webhooks-routes.js';
-import { authRoutes } from './routes/auth-routes.js';
-import { brandingRoutes } from './routes/branding-routes.js';
-import { codesRoutes } from './routes/codes-routes.js';
-import { designsRoutes } from './routes/designs-routes.js';
-import { importsRoutes } from './routes/imports-routes.js';
-import { peopleRoutes } from './routes/people-routes.js';
+import { loadAssets } from './shared/assets.js';
+import type { DashboardDependencies } from './shared/context.js';
+import { dashboardErrorHandler, dashboardNotFound } from './shared/errors.js';
+import { refuseNonTextFields } from './shared/forms.js';
+import { dashboardContext, isDashboardPath, isPublicPath, requireSignedIn } from './shared/middleware.js';
+import { analyticsRoutes } from './analytics/routes.js';
+import { apiWebhooksRoutes } from './api-webhooks/routes.js';
+import { authRoutes } from './sign-in/routes.js';
+import { brandingRoutes } from './branding/routes.js';
+import { codesRoutes } from './codes/routes.js';
+import { designsRoutes } from './designs/routes.js';
+import { importsRoutes } from './imports/routes.js';
+import { peopleRoutes } from './people/routes.js';
 
-export type { DashboardDependencies } from './context.js';
+export type { DashboardDependencies } from './shared/context.js';
 
 /**
  * The web dashboard at the site root: server-rendered pages (TSX, escaped by the renderer) enhanced by htmx.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listHref, pagerLinks, parseListQuery } from '../../src/dashboard/actions/codes/list-query.js';
+import { listHref, pagerLinks, parseListQuery } from '../../src/dashboard/codes/list-query.js';
 
 /** Follows a link the way a browser would: the next page's query is parsed from the link's URL. */
 function open(href: string) {

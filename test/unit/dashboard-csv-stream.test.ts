@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { csvFilename, safeFilename, sendCsv } from '../../src/dashboard/actions/analytics/send-csv.js';
+import { csvFilename, safeFilename, sendCsv } from '../../src/dashboard/shared/send-csv.js';
 
 /** An endless export: 64 KiB chunks, counting how many were asked for and whether it was closed. */
 function endlessExport() {

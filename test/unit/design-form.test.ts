@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { designFormValues, designInput, problemInWords, readDesignForm } from '../../src/dashboard/actions/designs/design-form.js';
+import { designFormValues, designInput, problemInWords, readDesignForm } from '../../src/dashboard/designs/design-form.js';
 import { DEFAULT_DESIGN, parseDesign, type Design } from '../../src/qr/design/design.js';
 
 const LOGO = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==';

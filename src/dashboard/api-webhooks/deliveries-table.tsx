@@ -1,0 +1,70 @@
+import type { Attempt, Delivery } from '../../webhooks/delivery-service.js';
+import { excerpt, Time } from './format.js';
+
+/** A row of the delivery log: the delivery and its latest attempt (none yet while it waits for the first). */
+export interface DeliveryListItem {
+  delivery: Delivery;
+  latest: Attempt | undefined;
+}
+
+const STATUS_LABELS: Record<Delivery['status'], string> = { succeeded: 'Succeeded', pending: 'Pending', failed: 'Failed' };
+
+export function DeliveriesTable(props: { items: DeliveryListItem[]; labelledBy: string }) {
+  if (props.items.length === 0) return <p class="muted">No deliveries yet. Scans of this account's codes and test events appear here.</p>;
+  return (
+    <div class="table-scroll" tabIndex={0} role="region" aria-labelledby={props.labelledBy}>
+      <table id="deliveries">
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Latency</th>
+            <th scope="col">Response</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.items.map(({ delivery, latest }) => (
+            <tr>
+              <th scope="row">
+                <a href={`/api-and-webhooks/deliveries/${delivery.id}`}>
+                  <Time at={delivery.createdAt} seconds />
+                </a>
+              </th>
+              <td class="mono nowrap">{delivery.event}</td>
+              <td>
+                <span class={`status status-${delivery.status}`}>{STATUS_LABELS[delivery.status]}</span>
+                {delivery.nextAttemptAt && delivery.attemptCount > 0 && (
+                  <small class="muted">
+                    {' '}
+                    next at <Time at={delivery.nextAttemptAt} seconds />
+                  </small>
+                )}
+              </td>
+              <td>{delivery.attemptCount}</td>
+              <td class="nowrap">{latest ? `${latest.latencyMs} ms` : '—'}</td>
+              <td>
+                <AnswerSummary attempt={latest} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** What the receiver answered (status and the start of its body), or why no answer came. */
+export function AnswerSummary(props: { attempt: Attempt | undefined; full?: boolean }) {
+  const { attempt } = props;
+  if (!attempt) return <>—</>;
+  const text = props.full ? (attempt.responseBody ?? '') : excerpt(attempt.responseBody);
+  return (
+    <>
+      {attempt.statusCode !== null ? <strong>HTTP {attempt.statusCode}</strong> : <strong>No answer</strong>}
+      {attempt.error && <span class="field-error"> {attempt.error}</span>}
+      {text && (props.full ? <pre class="response-body" tabIndex={0}>{text}</pre> : <span class="mono"> {text}</span>)}
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+import type { ListQuery } from './list-query.js';
+import { numberFormat, shortened, type ShownCode } from './code-row.js';
+import { typeLabel } from './type-forms/index.js';
+
+export interface CodeResultsData {
+  codes: ShownCode[];
+  count: { count: number; capped: boolean };
+  pager: { previous?: string; next?: string };
+}
+
+/**
+ * The list below the search form: what htmx swaps in when the search changes (the same markup as the page's,
+ * so the page without JavaScript and the page with it show the same thing).
+ */
+export function CodeResults(props: { query: ListQuery; data: CodeResultsData }) {
+  const { query, data } = props;
+  const searching = query.q.trim() !== '' || query.state !== 'all';
+  return (
+    <div id="code-results">
+      <p role="status" class="muted">
+        {countSentence(data.count, searching)}
+      </p>
+      {data.codes.length > 0 ? (
+        <div class="table-scroll">
+          <table class="code-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Short URL</th>
+                <th scope="col">Destination</th>
+                <th scope="col" class="numeric">Scans</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.codes.map((code) => (
+                <tr>
+                  <th scope="row">
+                    <a href={`/codes/${code.id}`}>{code.name}</a>
+                  </th>
+                  <td>{typeLabel(code.type)}</td>
+                  <td class="mono">{code.shortUrl}</td>
+                  <td class="destination">{shortened(code.destinationUrl)}</td>
+                  <td class="numeric">{numberFormat.format(code.scanCount)}</td>
+                  <td>{code.active ? 'Active' : <span class="state-paused">Paused</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        !searching && (
+          <p>
+            <a href="/codes/new">Create your first code</a>, or create codes from your backend with the API.
+          </p>
+        )
+      )}
+      {(data.pager.previous || data.pager.next) && (
+        <nav aria-label="Pages of codes">
+          <ul class="pager">
+            <li>{data.pager.previous && <a href={data.pager.previous}>Previous page</a>}</li>
+            <li>{data.pager.next && <a href={data.pager.next}>Next page</a>}</li>
+          </ul>
+        </nav>
+      )}
+    </div>
+  );
+}
+
+function countSentence(count: CodeResultsData['count'], searching: boolean): string {
+  const n = `${numberFormat.format(count.count)}${count.capped ? '+' : ''}`;
+  if (!searching) return count.count === 0 ? 'No codes yet.' : `${n} ${count.count === 1 ? 'code' : 'codes'}, newest first.`;
+  if (count.count === 0) return 'No codes match.';
+  return `${n} ${count.count === 1 ? 'code matches' : 'codes match'}, newest first.`;
+}

@@ -1,0 +1,57 @@
+import type { ComponentChildren } from 'preact';
+import type { TextInput as InputKind } from './index.js';
+import { describedBy, FieldMessages } from './field-message.js';
+import type { FieldProblems } from './field-problems.js';
+
+// datetime-local can show only a local date and time; a value written with an offset (an import) stays text.
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
+
+const INPUT_TYPES: Record<Exclude<InputKind, 'datetime' | 'time-zone'>, string> = { text: 'text', url: 'url', email: 'email', tel: 'tel' };
+
+/** One labelled text control: an input of the right type, or a textarea for multi-line text. */
+export function TextInput(props: {
+  id: string;
+  name: string;
+  label: ComponentChildren;
+  /** The label as words, for the message under the field. */
+  labelText: string;
+  value: string;
+  input?: InputKind | undefined;
+  multiline?: boolean | undefined;
+  required?: boolean | undefined;
+  hint?: string | undefined;
+  problem?: FieldProblems[string] | undefined;
+}) {
+  const { id, value } = props;
+  const common = {
+    id,
+    name: props.name,
+    required: props.required,
+    'aria-invalid': props.problem ? ('true' as const) : undefined,
+    'aria-describedby': describedBy(id, props.hint, props.problem),
+  };
+  let control;
+  if (props.multiline) control = <textarea {...common} rows={4}>{value}</textarea>;
+  else if (props.input === 'datetime' && (value === '' || LOCAL_DATE_TIME.test(value))) control = <input {...common} type="datetime-local" value={value} />;
+  else if (props.input === 'datetime') control = <input {...common} type="text" value={value} />;
+  else if (props.input === 'time-zone') control = <input {...common} type="text" list="time-zones" autocomplete="off" value={value} />;
+  else control = <input {...common} type={INPUT_TYPES[props.input ?? 'text'] as 'text'} autocomplete="off" value={value} />;
+  return (
+    <div class="form-field">
+      <label for={id}>{props.label}</label>
+      {control}
+      <FieldMessages id={id} label={props.labelText} hint={props.hint} problem={props.problem} />
+    </div>
+  );
+}
+
+/** The zones a time-zone field suggests (any the runtime knows is accepted). */
+export function TimeZoneList() {
+  return (
+    <datalist id="time-zones">
+      {Intl.supportedValuesOf('timeZone').map((zone) => (
+        <option value={zone} />
+      ))}
+    </datalist>
+  );
+}

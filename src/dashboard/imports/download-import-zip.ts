@@ -1,0 +1,137 @@
+import type { RequestHandler, Response } from 'express';
+import { Zip, ZipPassThrough } from 'fflate';
+import { designsOfCodes } from '../../designs/index.js';
+import { createdCodePages, type CreatedCode } from '../../imports/created-codes.js';
+import { getImport } from '../../imports/import-rows.js';
+import type { Design } from '../../qr/design/design.js';
+import { RenderAbandonedError } from '../../qr/image-renderer.js';
+import { qrContentFor, type QrImageRequest } from '../../qr/render.js';
+import { sessionOf, type DashboardDependencies } from '../shared/context.js';
+import { DashboardError } from '../shared/errors.js';
+
+/**
+ * ZIPs rendering at once: one per account, and two per instance. A ZIP renders one image at a time, but each
+ * takes a place in the render pool's queue (IMAGE_RENDER_QUEUE) that other accounts' images and previews need,
+ * so a few dozen parallel ZIPs would otherwise answer everyone else's images with 503.
+ */
+export const ZIPS_PER_ACCOUNT = 1;
+export const ZIPS_PER_INSTANCE = 2;
+
+/** One PNG size for the whole ZIP: about 8.7 cm at 300 dpi, the code page's usual print size. */
+export const ZIP_PNG_SIZE = 1024;
+const SVG_SIZE = 1024;
+
+/**
+ * GET /imports/:id/qr-codes.zip?format=svg|png: the QR image of every code the import created, streamed. Each
+ * image is rendered (in the render pool, one at a time so a large ZIP never crowds out other renders) and written
+ * into the ZIP as it is made, waiting for the client to take the bytes: memory holds one image, never the ZIP.
+ * Images are stored, not deflated: PNGs are compressed already, and it keeps the stream simple.
+ */
+export function downloadImportZip(deps: DashboardDependencies): RequestHandler<{ id: string }> {
+  // Per app (this handler is made once per app): accounts with a ZIP being written.
+  const running = new Map<string, number>();
+  let total = 0;
+  return async (req, res) => {
+    const format = req.query.format === 'png' ? 'png' : req.query.format === 'svg' || req.query.format === undefined ? 'svg' : undefined;
+    if (!format) throw new DashboardError(404, 'No such download', 'Choose one of the downloads on the import page.');
+    const { accountId } = sessionOf(res).user;
+    const summary = await getImport(deps.db, accountId, req.params.id);
+    if ((running.get(accountId) ?? 0) >= ZIPS_PER_ACCOUNT) {
+      res.setHeader('Retry-After', '30');
+      throw new DashboardError(429, 'A download of QR images is already running', 'Wait for it to finish, then download again.');
+    }
+    if (total >= ZIPS_PER_INSTANCE) {
+      res.setHeader('Retry-After', '30');
+      throw new DashboardError(503, 'Other downloads of QR images are running', 'Try again in a minute.');
+    }
+    running.set(accountId, (running.get(accountId) ?? 0) + 1);
+    total += 1;
+    try {
+      await writeZip(deps, res, accountId, summary, format);
+    } finally {
+      total -= 1;
+      const left = (running.get(accountId) ?? 1) - 1;
+      if (left === 0) running.delete(accountId);
+      else running.set(accountId, left);
+    }
+  };
+}
+
+async function writeZip(
+  deps: DashboardDependencies,
+  res: Response,
+  accountId: string,
+  summary: Awaited<ReturnType<typeof getImport>>,
+  format: 'svg' | 'png',
+): Promise<void> {
+  res.status(200);
+  res.setHeader('Content-Type', 'application/zip');
+  res.setHeader('Content-Disposition', `attachment; filename="qroute-import-${summary.createdAt.toISOString().slice(0, 10)}-${format}.zip"`);
+  res.setHeader('Cache-Control', 'no-store');
+
+  let failure: Error | undefined;
+  const zip = new Zip((error, chunk, final) => {
+    if (error) failure = error;
+    else if (!res.destroyed) res.write(chunk);
+    if (final && !res.destroyed) res.end();
+  });
+  const names = new Set<string>();
+  // A client that goes away takes its waiting render out of the pool's queue, and the loop ends.
+  const hungUp = new AbortController();
+  res.once('close', () => hungUp.abort());
+  for await (const page of createdCodePages(deps.db, summary.id)) {
+    // Each code as it prints from its own page: its own design, its template's, or the default.
+    const looks = await designsOfCodes(deps.db, accountId, page.map((code) => code.id));
+    for (const code of page) {
+      if (res.destroyed) return;
+      let image: Buffer;
+      try {
+        image = await render(deps, code, format, looks.get(code.id)?.design ?? null, hungUp.signal);
+      } catch (error) {
+        if (error instanceof RenderAbandonedError) return;
+        throw error;
+      }
+      const entry = new ZipPassThrough(uniqueName(names, code, format));
+      zip.add(entry);
+      entry.push(image, true);
+      if (failure) throw failure;
+      if (res.writableNeedDrain) await drained(res);
+    }
+  }
+  zip.end();
+}
+
+/** The same request the code's page download makes (code-image.ts), so the ZIP holds the same images. */
+async function render(deps: DashboardDependencies, code: CreatedCode, format: 'svg' | 'png', design: Design | null, signal: AbortSignal): Promise<Buffer> {
+  const shortUrl = `${deps.config.siteUrl}/r/${code.slug}`;
+  const request: QrImageRequest = {
+    text: qrContentFor(shortUrl, deps.config.siteUrl),
+    format,
+    size: format === 'png' ? ZIP_PNG_SIZE : SVG_SIZE,
+    margin: 4,
+    ecc: 'M',
+    design,
+  };
+  return (await deps.images.renderer.render(request, signal)).body;
+}
+
+/** `0002-Spring menu.svg`: by line, so the files sort as the spreadsheet did, and named for people. */
+function uniqueName(names: Set<string>, code: CreatedCode, format: string): string {
+  const base = `${String(code.line).padStart(5, '0')}-${[...code.name.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '-').trim()].slice(0, 80).join('')}`;
+  let name = `${base}.${format}`;
+  for (let n = 2; names.has(name); n++) name = `${base}-${n}.${format}`;
+  names.add(name);
+  return name;
+}
+
+function drained(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}

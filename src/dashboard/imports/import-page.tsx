@@ -1,0 +1,185 @@
+import { tooManyMessage, type PlanRoom } from '../../imports/confirm-import.js';
+import type { ImportRow, ImportSummary } from '../../imports/import-rows.js';
+import { CsrfField, Flash, Layout } from '../shared/layout.js';
+import type { PageContext } from '../shared/context.js';
+import { ImportStatus } from './import-status.js';
+
+/** How many rows to be created the report lists; the counts and the errors are always complete. */
+export const PREVIEW_ROWS = 100;
+
+export interface CheckedReport {
+  room: PlanRoom;
+  toCreate: ImportRow[];
+  /** Every invalid row, with its line and columns. */
+  problems: ImportRow[];
+  /** The first rows that will be skipped (re-importing a big file skips them all: the count says how many). */
+  skipped: ImportRow[];
+}
+
+/** GET /imports/:id: the dry run's report and the confirm button, or the progress, or the result. */
+export function ImportPage(props: { context: PageContext; summary: ImportSummary; report?: CheckedReport; result?: ImportResult; refusal?: string }) {
+  const { summary } = props;
+  return (
+    <Layout context={props.context} title={`Import of ${summary.fileName}`}>
+      <p>
+        <a href="/imports">← Imports</a>
+      </p>
+      <h1>Import of {summary.fileName}</h1>
+      {props.refusal && <Flash kind="error">{props.refusal}</Flash>}
+      {summary.status === 'checked' && props.report ? (
+        <Report context={props.context} summary={summary} report={props.report} />
+      ) : summary.status === 'cancelled' ? (
+        <p>This import was cancelled; nothing was created.</p>
+      ) : (
+        <ImportStatus summary={summary} result={props.result} />
+      )}
+    </Layout>
+  );
+}
+
+export interface ImportResult {
+  created: ImportRow[];
+  /** Every row left out for errors or failed by the job. */
+  problems: ImportRow[];
+  /** The first skipped rows. */
+  skipped: ImportRow[];
+  siteUrl: string;
+}
+
+function Report(props: { context: PageContext; summary: ImportSummary; report: CheckedReport }) {
+  const { summary, report } = props;
+  const { pending, invalid, skipped } = summary.counts;
+  const overLimit = pending > report.room.remaining;
+  return (
+    <>
+      <h2>Check</h2>
+      <ul class="import-counts">
+        <li>
+          <strong>{pending.toLocaleString('en')}</strong> {pending === 1 ? 'code' : 'codes'} will be created
+        </li>
+        <li>
+          <strong>{skipped.toLocaleString('en')}</strong> {skipped === 1 ? 'row' : 'rows'} will be skipped (a code with its externalId exists)
+        </li>
+        <li>
+          <strong>{invalid.toLocaleString('en')}</strong> {invalid === 1 ? 'row has' : 'rows have'} errors and will not be imported
+        </li>
+      </ul>
+      {overLimit ? (
+        <Flash kind="error">{tooManyMessage(pending, report.room)}</Flash>
+      ) : pending > 0 ? (
+        <>
+          <p>
+            {invalid > 0
+              ? `Confirming imports the ${pending.toLocaleString('en')} valid rows only; the rows with errors are left out. To import them too, fix them in the file and upload it again (rows already imported are then skipped by their externalId).`
+              : 'Nothing has been created yet.'}
+          </p>
+          <form method="post" action={`/imports/${summary.id}/confirm`} class="inline-form">
+            <CsrfField token={props.context.csrfToken} />
+            <button type="submit">
+              Import {pending.toLocaleString('en')} {pending === 1 ? 'code' : 'codes'}
+            </button>
+          </form>{' '}
+        </>
+      ) : (
+        <p>There is nothing to create in this file.</p>
+      )}
+      <form method="post" action={`/imports/${summary.id}/cancel`} class="inline-form">
+        <CsrfField token={props.context.csrfToken} />
+        <button type="submit" class="secondary outline">
+          Cancel this import
+        </button>
+      </form>
+      {report.problems.length > 0 && (
+        <>
+          <h2>Errors</h2>
+          <ProblemTable rows={report.problems} caption="Every row with an error, by line (the header is line 1)" />
+        </>
+      )}
+      <SkippedRows rows={report.skipped} count={skipped} />
+      {report.toCreate.length > 0 && (
+        <>
+          <h2>To be created</h2>
+          {pending > report.toCreate.length && (
+            <p class="muted">
+              The first {report.toCreate.length.toLocaleString('en')} of {pending.toLocaleString('en')}.
+            </p>
+          )}
+          <div class="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col" class="numeric">Line</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">externalId</th>
+                  <th scope="col">Design</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.toCreate.map((row) => (
+                  <tr>
+                    <td class="numeric">{row.line}</td>
+                    <td>{row.input.type}</td>
+                    <th scope="row">{row.input.name}</th>
+                    <td class="mono">{row.input.externalId ?? ''}</td>
+                    <td>{row.input.design ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </>
+  );
+}
+
+/** One line per problem: a row with three errors has three lines, each naming its column. */
+export function ProblemTable(props: { rows: ImportRow[]; caption: string }) {
+  return (
+    <div class="table-scroll">
+      <table class="import-problems">
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col" class="numeric">Line</th>
+            <th scope="col">State</th>
+            <th scope="col">Column</th>
+            <th scope="col">Problem</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.flatMap((row) =>
+            (row.problems.length > 0 ? row.problems : [{ field: 'row', message: '' }]).map((problem) => (
+              <tr>
+                <td class="numeric">{row.line}</td>
+                <td>{ROW_STATES[row.status] ?? row.status}</td>
+                <td class="mono">{problem.field}</td>
+                <td>{problem.message}</td>
+              </tr>
+            )),
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const ROW_STATES: Record<string, string> = { invalid: 'Error', skipped: 'Skipped', failed: 'Failed', created: 'Created', pending: 'Waiting' };
+
+/** Skipped rows are not mistakes (the file was imported before): the first ones, and how many in all. */
+export function SkippedRows(props: { rows: ImportRow[]; count: number; level?: 2 | 3 }) {
+  if (props.count === 0) return null;
+  const Heading = props.level === 3 ? 'h3' : 'h2';
+  return (
+    <>
+      <Heading>Skipped rows</Heading>
+      {props.count > props.rows.length && (
+        <p class="muted">
+          The first {props.rows.length.toLocaleString('en')} of {props.count.toLocaleString('en')}.
+        </p>
+      )}
+      <ProblemTable rows={props.rows} caption="Rows whose externalId already names a code, by line" />
+    </>
+  );
+}

@@ -1,0 +1,104 @@
+import type { ComponentChildren } from 'preact';
+import type { PageContext } from './context.js';
+import { CSRF_FIELD, CSRF_HEADER } from './csrf.js';
+
+interface Section {
+  href: string;
+  label: string;
+  ownersOnly?: boolean;
+}
+
+/** The navigation; "API & webhooks" is named exactly as SPEC.md names the section. */
+export const SECTIONS: readonly Section[] = [
+  { href: '/codes', label: 'Codes' },
+  { href: '/imports', label: 'Import' },
+  { href: '/designs', label: 'Designs' },
+  { href: '/analytics', label: 'Analytics' },
+  { href: '/api-and-webhooks', label: 'API & webhooks', ownersOnly: true },
+  { href: '/people', label: 'People', ownersOnly: true },
+  { href: '/account', label: 'Account' },
+];
+
+/**
+ * htmx settings the CSP needs: no inline indicator <style> (style-src is 'self'), no eval and no script tags
+ * from swapped fragments (script-src is 'self'), history snapshots off (pages hold private data), and error
+ * answers swapped like any other (the dashboard's error handler sends them as a message for <main>).
+ */
+const HTMX_CONFIG = JSON.stringify({
+  includeIndicatorStyles: false,
+  allowEval: false,
+  allowScriptTags: false,
+  historyCacheSize: 0,
+  refreshOnHistoryMiss: true,
+  // Error answers are swapped too: the dashboard's error handler retargets them to <main> with a message.
+  responseHandling: [
+    { code: '204', swap: false },
+    { code: '[23]..', swap: true },
+    { code: '[45]..', swap: true, error: true },
+  ],
+});
+
+export function Layout(props: { context: PageContext; title: string; children: ComponentChildren }) {
+  const { context, title } = props;
+  const session = context.session;
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex, nofollow" />
+        <meta name="htmx-config" content={HTMX_CONFIG} />
+        <title>{`${title} · qroute`}</title>
+        <link rel="stylesheet" href={context.assets.picoCss} />
+        <link rel="stylesheet" href={context.assets.appCss} />
+        <script src={context.assets.htmxJs} defer />
+        <script src={context.assets.appJs} defer />
+      </head>
+      <body hx-headers={JSON.stringify({ [CSRF_HEADER]: context.csrfToken })}>
+        <header class="container">
+          <nav class="site-nav" aria-label="Main">
+            <ul>
+              <li>
+                <a class="brand" href={session ? '/codes' : '/login'}>qroute</a>
+              </li>
+              {session && <li class="muted hide-small">{session.user.accountName}</li>}
+            </ul>
+            {session && (
+              <ul>
+                {SECTIONS.filter((section) => !section.ownersOnly || session.user.role === 'owner').map((section) => (
+                  <li>
+                    <a href={section.href} aria-current={context.path.startsWith(section.href) ? 'page' : undefined}>
+                      {section.label}
+                    </a>
+                  </li>
+                ))}
+                <li>
+                  <form method="post" action="/logout" class="inline-form">
+                    <CsrfField token={context.csrfToken} />
+                    <button type="submit" class="secondary outline">Sign out</button>
+                  </form>
+                </li>
+              </ul>
+            )}
+          </nav>
+        </header>
+        <main class="container" id="main">
+          {props.children}
+        </main>
+      </body>
+    </html>
+  );
+}
+
+/** The hidden field every state-changing form carries (htmx requests also send the header from <body>). */
+export function CsrfField(props: { token: string }) {
+  return <input type="hidden" name={CSRF_FIELD} value={props.token} />;
+}
+
+export function Flash(props: { kind: 'ok' | 'error'; children: ComponentChildren }) {
+  return (
+    <p class={`flash flash-${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'}>
+      {props.children}
+    </p>
+  );
+}
