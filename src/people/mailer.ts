@@ -1,5 +1,4 @@
 import nodemailer from 'nodemailer';
-import type { Config } from '../config.js';
 import { INVITATION_LIFETIME_MS } from './invitations.js';
 import { PASSWORD_RESET_LIFETIME_MS } from './password-resets.js';
 import { SIGNUP_REQUEST_LIFETIME_MS } from './signup-requests.js';
@@ -35,8 +34,14 @@ export const SMTP_TIMEOUT_MS = 10_000;
  * the first byte; `user:password@` in the URL, percent-encoded), or undefined when SMTP_URL is unset. One connection
  * per message: invitations and resets are rare, and nothing stays open between them.
  */
+/** SMTP_URL and MAIL_FROM as config.ts reads them. */
+export interface MailSettings {
+  smtpUrl: string | undefined;
+  mailFrom: string;
+}
+
 export function createMailer(
-  config: Pick<Config, 'dashboard'>,
+  config: { dashboard: MailSettings },
   options: { timeoutMs?: number } = {},
 ): Mailer | undefined {
   const { smtpUrl, mailFrom } = config.dashboard;

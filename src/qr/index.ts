@@ -1,5 +1,4 @@
 import { ImageReadLimiter } from '../accounts/image-read-limit.js';
-import type { Config } from '../config.js';
 import { QrImageRenderer } from './image-renderer.js';
 
 /** What serving QR images needs: the render pool with its cache, and the per-account read limit. */
@@ -9,7 +8,15 @@ export interface QrImages {
   close(): Promise<void>;
 }
 
-export function createQrImages(config: Pick<Config, 'imageReads'>): QrImages {
+/** IMAGE_READS_PER_MINUTE and IMAGE_RENDER_* as config.ts reads them. */
+export interface ImageReadSettings {
+  perMinute: number;
+  renderThreads: number;
+  renderQueue: number;
+  cacheBytes: number;
+}
+
+export function createQrImages(config: { imageReads: ImageReadSettings }): QrImages {
   const renderer = new QrImageRenderer({
     threads: config.imageReads.renderThreads,
     maxQueue: config.imageReads.renderQueue,
