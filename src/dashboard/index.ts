@@ -1,19 +1,36 @@
 import express, { Router } from 'express';
-import { loadAssets } from './shared/assets.js';
-import type { DashboardDependencies } from './shared/context.js';
-import { dashboardErrorHandler, dashboardNotFound } from './shared/errors.js';
-import { refuseNonTextFields } from './shared/forms.js';
-import { dashboardContext, isDashboardPath, isPublicPath, requireSignedIn } from './shared/middleware.js';
+import { accountRoutes } from './account/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { apiWebhooksRoutes } from './api-webhooks/routes.js';
-import { authRoutes } from './sign-in/routes.js';
 import { brandingRoutes } from './branding/routes.js';
 import { codesRoutes } from './codes/routes.js';
 import { designsRoutes } from './designs/routes.js';
 import { importsRoutes } from './imports/routes.js';
 import { peopleRoutes } from './people/routes.js';
+import { loadAssets } from './shared/assets.js';
+import type { DashboardDependencies } from './shared/context.js';
+import { dashboardErrorHandler, dashboardNotFound } from './shared/errors.js';
+import { refuseNonTextFields } from './shared/forms.js';
+import { dashboardContext, isDashboardPath, isPublicPath, requireSignedIn } from './shared/middleware.js';
+import { signInRoutes } from './sign-in/routes.js';
 
 export type { DashboardDependencies } from './shared/context.js';
+
+/**
+ * Every section's routes, in the order they are tried. A section is one folder holding its routes, actions, pages
+ * and form model; what several sections use is in shared/. Sections never import this file or each other both ways.
+ */
+export const dashboardSections: ReadonlyArray<(deps: DashboardDependencies) => Router> = [
+  signInRoutes,
+  accountRoutes,
+  peopleRoutes,
+  codesRoutes,
+  designsRoutes,
+  importsRoutes,
+  analyticsRoutes,
+  apiWebhooksRoutes,
+  brandingRoutes,
+];
 
 /**
  * The web dashboard at the site root: server-rendered pages (TSX, escaped by the renderer) enhanced by htmx.
@@ -29,14 +46,7 @@ export function createDashboardRouter(deps: DashboardDependencies): Router {
   dashboard.use(dashboardContext(deps, assets.urls));
   // Signing in is checked here once for every page but the public ones, so no route can forget it.
   dashboard.use((req, res, next) => (isPublicPath(req.path) ? next() : requireSignedIn(req, res, next)));
-  dashboard.use(authRoutes(deps));
-  dashboard.use(peopleRoutes(deps));
-  dashboard.use(codesRoutes(deps));
-  dashboard.use(designsRoutes(deps));
-  dashboard.use(importsRoutes(deps));
-  dashboard.use(analyticsRoutes(deps));
-  dashboard.use(apiWebhooksRoutes(deps));
-  dashboard.use(brandingRoutes(deps));
+  for (const routes of dashboardSections) dashboard.use(routes(deps));
   dashboard.use(dashboardNotFound);
   dashboard.use(
     dashboardErrorHandler(deps.logger, () => ({ session: undefined, csrfToken: '', assets: assets.urls, path: '', siteUrl: deps.config.siteUrl })),

@@ -1,69 +1,39 @@
 import { Router } from 'express';
-import { beginLoginAttempt, loginSucceeded } from '../../people/login-limit.js';
-import { authenticateUser, normalizeEmail } from '../../people/users.js';
-import { pageContext, type DashboardDependencies } from '../shared/context.js';
-import { formText } from '../shared/forms.js';
-import { signOut } from '../shared/middleware.js';
-import { LoginPage } from './login-page.js';
-import { sendPage } from '../shared/render.js';
-import { startSignedInSession } from './sign-in-session.js';
+import type { DashboardDependencies } from '../shared/context.js';
+import { acceptInvitationAction } from './accept-invitation.js';
+import { confirmSignupAction, showSignupConfirmation } from './confirm-signup.js';
+import { requestPasswordReset } from './request-password-reset.js';
+import { resetPasswordAction } from './reset-password.js';
+import { showInvitation } from './show-invitation.js';
+import { showPasswordResetRequest } from './show-password-reset-request.js';
+import { showPasswordReset } from './show-password-reset.js';
+import { showHome, showSignIn } from './show-sign-in.js';
+import { requireSignupOpen, showSignup } from './show-signup.js';
+import { signIn } from './sign-in.js';
+import { signOut } from './sign-out.js';
+import { signUpAction } from './sign-up.js';
 
-/** Sign in and sign out. */
-export function authRoutes(deps: DashboardDependencies): Router {
+/**
+ * Sign in and sign out, and the ways in before one is signed in: /invitations, /password-reset and /signup. All
+ * but sign-out are public (see isPublicPath): reached from a link or the sign-in page.
+ */
+export function signInRoutes(deps: DashboardDependencies): Router {
   const router = Router();
-  const signupOpen = deps.config.dashboard.signup === 'open';
+  router.get('/', showHome());
+  router.get('/login', showSignIn(deps));
+  router.post('/login', signIn(deps));
+  router.post('/logout', signOut(deps));
 
-  router.get('/', (_req, res) => {
-    res.redirect(303, pageContext(res).session ? '/codes' : '/login');
-  });
-
-  router.get('/login', (req, res) => {
-    const context = pageContext(res);
-    const next = safeNext(req.query.next);
-    if (context.session) {
-      res.redirect(303, next);
-      return;
-    }
-    sendPage(res, <LoginPage context={context} next={next} signupOpen={signupOpen} />);
-  });
-
-  router.post('/login', async (req, res) => {
-    const context = pageContext(res);
-    const next = safeNext(formText(req.body, 'next'));
-    const rawEmail = formText(req.body, 'email');
-    const password = formText(req.body, 'password');
-    const email = normalizeEmail(rawEmail) ?? rawEmail.trim().toLowerCase();
-    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const again = (status: number, error: string) =>
-      sendPage(res, <LoginPage context={context} next={next} signupOpen={signupOpen} email={rawEmail} error={error} />, status);
-
-    // Counted before the password is checked, so a burst of parallel guesses cannot all pass the limit.
-    const attempt = await beginLoginAttempt(deps.db, { ip, email });
-    if (attempt.limited) {
-      res.setHeader('Retry-After', String(attempt.retryAfterSeconds));
-      again(429, `Too many failed sign-ins. Try again in ${Math.ceil(attempt.retryAfterSeconds / 60)} minutes, or reset your password.`);
-      return;
-    }
-    const user = password ? await authenticateUser(deps.db, { email, password }) : undefined;
-    if (!user) {
-      again(401, 'The email or the password is wrong.');
-      return;
-    }
-    await loginSucceeded(deps.db, { email, failureIds: attempt.failureIds });
-    await startSignedInSession(deps, req, res, user.id);
-    res.redirect(303, next);
-  });
-
-  router.post('/logout', async (_req, res) => {
-    await signOut(deps, pageContext(res).session, res);
-    res.redirect(303, '/login');
-  });
+  router.get('/invitations/:token', showInvitation(deps));
+  router.post('/invitations/:token', acceptInvitationAction(deps));
+  router.get('/password-reset', showPasswordResetRequest(deps));
+  router.post('/password-reset', requestPasswordReset(deps));
+  router.get('/password-reset/:token', showPasswordReset(deps));
+  router.post('/password-reset/:token', resetPasswordAction(deps));
+  router.use('/signup', requireSignupOpen(deps));
+  router.get('/signup', showSignup(deps));
+  router.post('/signup', signUpAction(deps));
+  router.get('/signup/confirm/:token', showSignupConfirmation(deps));
+  router.post('/signup/confirm/:token', confirmSignupAction(deps));
   return router;
-}
-
-/** Where to go after sign-in: a path on this site only (never `//elsewhere` or a full URL), else the code list. */
-export function safeNext(raw: unknown): string {
-  if (typeof raw !== 'string' || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\') || raw.length > 2000) return '/codes';
-  if (raw === '/' || raw.startsWith('/login')) return '/codes';
-  return raw;
 }
