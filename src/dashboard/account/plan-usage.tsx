@@ -1,10 +1,6 @@
 import type { Account } from '../../accounts/account-service.js';
 import { isPlanName, PLANS } from '../../accounts/plans.js';
-
-/** `business` → `Business`: plans are named like that in SPEC.md and to people. */
-export function planLabel(plan: string): string {
-  return plan.charAt(0).toUpperCase() + plan.slice(1);
-}
+import { planLabel } from '../shared/plan-label.js';
 
 /** The plan, the codes used of its limit, and whether the API comes with it (SPEC: Business, 39 EUR/month). */
 export function PlanUsage(props: { account: Account; isOwner: boolean }) {

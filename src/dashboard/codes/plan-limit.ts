@@ -1,4 +1,4 @@
-import { planLabel } from '../account/plan-usage.js';
+import { planLabel } from '../shared/plan-label.js';
 import type { PlanUsage } from './plan-usage-line.js';
 export { planUsage } from './show-new-code.js';
 

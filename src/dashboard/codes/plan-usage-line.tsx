@@ -1,4 +1,4 @@
-import { planLabel } from '../account/plan-usage.js';
+import { planLabel } from '../shared/plan-label.js';
 import { numberFormat } from './code-row.js';
 
 export interface PlanUsage {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { pageContext, type DashboardDependencies } from '../shared/context.js';
 import { DashboardError } from '../shared/errors.js';
-import { planLabel } from '../account/plan-usage.js';
+import { planLabel } from '../shared/plan-label.js';
 import { SignupPage } from './signup-page.js';
 import { sendPage } from '../shared/render.js';
 

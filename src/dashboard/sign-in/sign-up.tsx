@@ -6,7 +6,7 @@ import { requestSignup } from '../../people/signup-requests.js';
 import { releaseSignupSlot, takeSignupSlot } from '../../people/signup-limit.js';
 import { pageContext, type DashboardDependencies } from '../shared/context.js';
 import { formText } from '../shared/forms.js';
-import { planLabel } from '../account/plan-usage.js';
+import { planLabel } from '../shared/plan-label.js';
 import type { FieldErrors } from '../shared/form-field.js';
 import { SignupPage } from './signup-page.js';
 import { sendPage } from '../shared/render.js';
