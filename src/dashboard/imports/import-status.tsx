@@ -1,6 +1,15 @@
-import type { ImportSummary } from '../../imports/import-rows.js';
-import type { ImportResult } from './import-page.js';
-import { ProblemTable, SkippedRows } from './import-page.js';
+import type { ImportRow, ImportSummary } from '../../imports/import-rows.js';
+import { ProblemTable, SkippedRows } from './import-row-tables.js';
+
+/** What the finished import shows: created rows, problems and the first skipped rows. */
+export interface ImportResult {
+  created: ImportRow[];
+  /** Every row left out for errors or failed by the job. */
+  problems: ImportRow[];
+  /** The first skipped rows. */
+  skipped: ImportRow[];
+  siteUrl: string;
+}
 
 /**
  * While the job works: a progress bar that htmx refreshes every second (the element replaces itself, so polling

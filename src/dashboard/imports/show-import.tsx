@@ -3,8 +3,8 @@ import { planRoom } from '../../imports/confirm-import.js';
 import { getImport, listImportRows, type ImportSummary } from '../../imports/import-rows.js';
 import type { Db } from '../../db/schema/index.js';
 import { pageContext, sessionOf, type DashboardDependencies } from '../shared/context.js';
-import { ImportPage, PREVIEW_ROWS, type CheckedReport, type ImportResult } from './import-page.js';
-import { ImportStatus } from './import-status.js';
+import { ImportPage, PREVIEW_ROWS, type CheckedReport } from './import-page.js';
+import { ImportStatus, type ImportResult } from './import-status.js';
 import { sendFragment, sendPage } from '../shared/render.js';
 
 /** How many created codes the result lists (the CSV has them all). */
