@@ -101,7 +101,7 @@ async function writeZip(
   zip.end();
 }
 
-/** The same request the code's page download makes (code-image.ts), so the ZIP holds the same images. */
+/** The same request the code's page download makes (codes/code-image.ts), so the ZIP holds the same images. */
 async function render(deps: DashboardDependencies, code: CreatedCode, format: 'svg' | 'png', design: Design | null, signal: AbortSignal): Promise<Buffer> {
   const shortUrl = `${deps.config.siteUrl}/r/${code.slug}`;
   const request: QrImageRequest = {

@@ -28,7 +28,7 @@ export function anonymousCsrfToken(secret: string): string {
 
 /**
  * The token a request presents, from the form body, the header, or for a file upload the query string: a
- * multipart body is read by its own route (src/dashboard/multipart.ts) after this check, and a plain HTML form
+ * multipart body is read by its own route (src/dashboard/shared/multipart.ts) after this check, and a plain HTML form
  * cannot set a header, so upload forms carry it in their `action` (see `uploadAction`). The token is bound to the
  * session and never leaves the site (Referrer-Policy same-origin), and the Origin check applies as to any form.
  */
