@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { liveCodesOf } from '../db/live-codes.js';
 import type { DatabaseSchema, Db } from '../db/schema/index.js';
 import { codeColumns, isCodeId, type QrCode, toQrCode } from './qr-code-row.js';
 
@@ -70,10 +71,7 @@ type CodesQuery = SelectQueryBuilder<DatabaseSchema, 'qr_codes', object>;
 
 /** The account's live codes that match the filter; both the page and the count start from it. */
 function filtered(db: Db, filter: CodeFilter): CodesQuery {
-  let query: CodesQuery = db
-    .selectFrom('qr_codes')
-    .where('account_id', '=', filter.accountId)
-    .where('deleted_at', 'is', null);
+  let query: CodesQuery = liveCodesOf(db, filter.accountId);
   const state = filter.state ?? 'all';
   if (state !== 'all') query = query.where('active', '=', state === 'active');
   const term = searchTerm(filter.query);

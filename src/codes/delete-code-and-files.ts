@@ -1,3 +1,4 @@
+import { liveCodesOf } from '../db/live-codes.js';
 import type { Database } from '../db/schema/index.js';
 import { deleteQrCode } from './qr-code-service.js';
 import { assertCodeId } from './qr-code-row.js';
@@ -11,13 +12,7 @@ import { releaseFilesOfDeletedCode } from './update-typed-code.js';
  */
 export async function deleteCodeAndFiles(db: Database, input: { accountId: string; id: string }): Promise<void> {
   assertCodeId(input.id);
-  const shown = await db
-    .selectFrom('qr_codes')
-    .select(['type', 'content'])
-    .where('id', '=', input.id)
-    .where('account_id', '=', input.accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const shown = await liveCodesOf(db, input.accountId).select(['type', 'content']).where('id', '=', input.id).executeTakeFirst();
   await deleteQrCode(db, input);
   if (shown) await releaseFilesOfDeletedCode(db, input.accountId, shown.type, shown.content);
 }

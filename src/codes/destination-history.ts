@@ -1,3 +1,4 @@
+import { liveCodesOf } from '../db/live-codes.js';
 import type { Db } from '../db/schema/index.js';
 import { errors } from '../errors.js';
 import { assertCodeId } from './qr-code-row.js';
@@ -43,13 +44,7 @@ export async function listDestinationChanges(
   input: { accountId: string; codeId: string; limit: number },
 ): Promise<DestinationChange[]> {
   assertCodeId(input.codeId);
-  const code = await db
-    .selectFrom('qr_codes')
-    .select('id')
-    .where('id', '=', input.codeId)
-    .where('account_id', '=', input.accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const code = await liveCodesOf(db, input.accountId).select('id').where('id', '=', input.codeId).executeTakeFirst();
   if (!code) throw errors.notFound();
   const rows = await db
     .selectFrom('qr_code_destination_changes as c')

@@ -1,4 +1,5 @@
 import type { FileKind } from '../db/schema/files.js';
+import { liveFilesOf } from '../db/live-files.js';
 import type { Db } from '../db/schema/index.js';
 import type { CodeTypeName, ContentProblem } from './types/index.js';
 
@@ -44,11 +45,8 @@ export function fileReferencesOf(type: CodeTypeName, content: unknown): FileRefe
 export async function checkFileReferences(db: Db, accountId: string, type: CodeTypeName, content: unknown): Promise<ContentProblem[]> {
   const references = fileReferencesOf(type, content);
   if (references.length === 0) return [];
-  const rows = await db
-    .selectFrom('files')
+  const rows = await liveFilesOf(db, accountId)
     .select(['id', 'kind'])
-    .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null)
     .where('sha256', '!=', '')
     .where('id', 'in', references.map((r) => r.fileId))
     .orderBy('id')

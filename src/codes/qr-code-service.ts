@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { codeLimitOf } from '../accounts/plans.js';
 import { newestScanRowsOfCode } from './scan-pages.js';
+import { isLiveCodeOf, liveCodesOf } from '../db/live-codes.js';
 import type { Db } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors.js';
@@ -95,13 +96,7 @@ export class ExternalIdTakenError extends Error {
 }
 
 async function assertExternalIdFree(trx: Db, accountId: string, externalId: string): Promise<void> {
-  const existing = await trx
-    .selectFrom('qr_codes')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('external_id', '=', externalId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const existing = await liveCodesOf(trx, accountId).select('id').where('external_id', '=', externalId).executeTakeFirst();
   if (existing) throw new ExternalIdTakenError(externalId);
 }
 
@@ -155,13 +150,7 @@ export async function listQrCodes(
 
 export async function getQrCode(db: Db, input: { accountId: string; id: string }): Promise<QrCode> {
   assertCodeId(input.id);
-  const row = await db
-    .selectFrom('qr_codes')
-    .select(codeColumns)
-    .where('id', '=', input.id)
-    .where('account_id', '=', input.accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await liveCodesOf(db, input.accountId).select(codeColumns).where('id', '=', input.id).executeTakeFirst();
   if (!row) throw errors.notFound();
   return toQrCode(row);
 }
@@ -193,8 +182,7 @@ export async function updateQrCode(
         updated_at: new Date(),
       })
       .where('id', '=', input.id)
-      .where('account_id', '=', input.accountId)
-      .where('deleted_at', 'is', null)
+      .where(isLiveCodeOf(input.accountId))
       .returning(codeColumns)
       .executeTakeFirst();
     if (!row) throw errors.notFound();
@@ -207,12 +195,9 @@ export async function updateQrCode(
 
 /** The current destination, locked; only a URL code has one to change (the other types keep theirs in content). */
 async function lockDestination(trx: Db, code: { accountId: string; id: string }): Promise<string> {
-  const row = await trx
-    .selectFrom('qr_codes')
+  const row = await liveCodesOf(trx, code.accountId)
     .select(['destination_url', 'type'])
     .where('id', '=', code.id)
-    .where('account_id', '=', code.accountId)
-    .where('deleted_at', 'is', null)
     .forUpdate()
     .executeTakeFirst();
   if (!row) throw errors.notFound();
@@ -227,8 +212,7 @@ export async function deleteQrCode(db: Db, input: { accountId: string; id: strin
       .updateTable('qr_codes')
       .set({ deleted_at: new Date() })
       .where('id', '=', input.id)
-      .where('account_id', '=', input.accountId)
-      .where('deleted_at', 'is', null)
+      .where(isLiveCodeOf(input.accountId))
       .returning('id')
       .executeTakeFirst();
     if (!deleted) throw errors.notFound();
@@ -241,13 +225,7 @@ export async function listRecentScans(
   input: { accountId: string; id: string },
 ): Promise<{ total: number; scans: Scan[] }> {
   assertCodeId(input.id);
-  const code = await db
-    .selectFrom('qr_codes')
-    .select(liveScanCount.as('scan_count'))
-    .where('id', '=', input.id)
-    .where('account_id', '=', input.accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const code = await liveCodesOf(db, input.accountId).select(liveScanCount.as('scan_count')).where('id', '=', input.id).executeTakeFirst();
   if (!code) throw errors.notFound();
   return { total: code.scan_count, scans: await newestScansOfCode(db, input.id, RECENT_SCANS_LIMIT) };
 }

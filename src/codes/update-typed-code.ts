@@ -1,3 +1,4 @@
+import { liveCodesOf } from '../db/live-codes.js';
 import type { Db } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors.js';
@@ -22,13 +23,7 @@ export async function updateTypedCode(
   input: { accountId: string; id: string; name: string; content: unknown; actor: Actor },
 ): Promise<TypedCodeResult> {
   assertCodeId(input.id);
-  const current = await db
-    .selectFrom('qr_codes')
-    .select('type')
-    .where('id', '=', input.id)
-    .where('account_id', '=', input.accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const current = await liveCodesOf(db, input.accountId).select('type').where('id', '=', input.id).executeTakeFirst();
   if (!current) throw errors.notFound();
   if (!isCodeTypeName(current.type)) throw new Error(`code ${input.id} has unknown type ${current.type}`);
   const type = current.type;
@@ -46,12 +41,9 @@ export async function updateTypedCode(
     const fileProblems = await checkFileReferences(trx, input.accountId, type, parsed.content);
     if (fileProblems.length > 0) return { problems: fileProblems };
     // Under the row lock, so of two racing edits the second records the first one's destination as previous.
-    const locked = await trx
-      .selectFrom('qr_codes')
+    const locked = await liveCodesOf(trx, input.accountId)
       .select(['destination_url', 'content'])
       .where('id', '=', input.id)
-      .where('account_id', '=', input.accountId)
-      .where('deleted_at', 'is', null)
       .forUpdate()
       .executeTakeFirst();
     if (!locked) throw errors.notFound();
@@ -78,13 +70,7 @@ export async function updateTypedCode(
 /** The content a code's edit form starts from: its stored content (null for a URL code made through the API). */
 export async function currentContent(db: Db, input: { accountId: string; id: string }): Promise<unknown> {
   assertCodeId(input.id);
-  const row = await db
-    .selectFrom('qr_codes')
-    .select('content')
-    .where('id', '=', input.id)
-    .where('account_id', '=', input.accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await liveCodesOf(db, input.accountId).select('content').where('id', '=', input.id).executeTakeFirst();
   if (!row) throw errors.notFound();
   return row.content;
 }
