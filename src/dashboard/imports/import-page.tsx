@@ -1,4 +1,3 @@
-import { tooManyMessage, type PlanRoom } from '../../imports/confirm-import.js';
 import type { ImportRow, ImportSummary } from '../../imports/import-rows.js';
 import { CsrfField, Flash, Layout } from '../shared/layout.js';
 import type { PageContext } from '../shared/context.js';
@@ -9,7 +8,8 @@ import { ImportStatus, type ImportResult } from './import-status.js';
 export const PREVIEW_ROWS = 100;
 
 export interface CheckedReport {
-  room: PlanRoom;
+  /** Why confirming would be refused: more codes than the plan has room for (confirmImport's own words). */
+  tooMany?: string;
   toCreate: ImportRow[];
   /** Every invalid row, with its line and columns. */
   problems: ImportRow[];
@@ -41,7 +41,6 @@ export function ImportPage(props: { context: PageContext; summary: ImportSummary
 function Report(props: { context: PageContext; summary: ImportSummary; report: CheckedReport }) {
   const { summary, report } = props;
   const { pending, invalid, skipped } = summary.counts;
-  const overLimit = pending > report.room.remaining;
   return (
     <>
       <h2>Check</h2>
@@ -56,8 +55,8 @@ function Report(props: { context: PageContext; summary: ImportSummary; report: C
           <strong>{invalid.toLocaleString('en')}</strong> {invalid === 1 ? 'row has' : 'rows have'} errors and will not be imported
         </li>
       </ul>
-      {overLimit ? (
-        <Flash kind="error">{tooManyMessage(pending, report.room)}</Flash>
+      {report.tooMany !== undefined ? (
+        <Flash kind="error">{report.tooMany}</Flash>
       ) : pending > 0 ? (
         <>
           <p>

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { planRoom } from '../../imports/confirm-import.js';
+import { planRoom, tooManyMessage } from '../../imports/confirm-import.js';
 import { getImport, listImportRows, type ImportSummary } from '../../imports/import-rows.js';
 import type { Db } from '../../db/schema/index.js';
 import { pageContext, sessionOf, type DashboardDependencies } from '../shared/context.js';
@@ -33,8 +33,10 @@ export function showImportProgress(deps: DashboardDependencies): RequestHandler<
 }
 
 async function checkedReport(db: Db, accountId: string, summary: ImportSummary): Promise<CheckedReport> {
+  const room = await planRoom(db, accountId);
+  const { pending } = summary.counts;
   return {
-    room: await planRoom(db, accountId),
+    tooMany: pending > room.remaining ? tooManyMessage(pending, room) : undefined,
     toCreate: await listImportRows(db, summary.id, ['pending'], PREVIEW_ROWS),
     problems: await listImportRows(db, summary.id, ['invalid']),
     skipped: await listImportRows(db, summary.id, ['skipped'], PREVIEW_ROWS),
