@@ -2,18 +2,13 @@ import { sql } from 'kysely';
 import type { Db } from '../db/schema/index.js';
 import { ceilToHour, floorToHour, HOUR_MS, type HourWindow } from './hour-rows.js';
 import type { AnalyticsScope } from './scope.js';
+import type { ScanRange } from './scan-ranges.js';
 import { hasWholeHourOffsets } from './time-zones.js';
 
-export const SCAN_RANGES = ['24h', '7d', '30d', '90d', 'all'] as const;
-export type ScanRange = (typeof SCAN_RANGES)[number];
-export const DEFAULT_SCAN_RANGE: ScanRange = '30d';
+// Pure, so pages can list the ranges without loading the queries; re-exported for the callers that import them from here.
+export { DEFAULT_SCAN_RANGE, parseScanRange, SCAN_RANGES, type ScanRange } from './scan-ranges.js';
 
 export type BucketSize = 'hour' | 'day' | 'week' | 'month';
-
-/** A range from a query string; anything else is the default. */
-export function parseScanRange(value: unknown): ScanRange {
-  return SCAN_RANGES.find((range) => range === value) ?? DEFAULT_SCAN_RANGE;
-}
 
 const DAYS_OF_RANGE = { '7d': 7, '30d': 30, '90d': 90 } as const;
 const DAY_MS = 24 * HOUR_MS;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { textColorOn } from '../accounts/branding.js';
+import { textColorOn } from '../accounts/brand-color.js';
 
 /**
  * One small stylesheet inlined in every landing page: a scan opens one page, so a second request for CSS would

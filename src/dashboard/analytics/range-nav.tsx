@@ -1,4 +1,4 @@
-import { SCAN_RANGES, type ScanRange } from '../../analytics/index.js';
+import { SCAN_RANGES, type ScanRange } from '../../analytics/scan-ranges.js';
 import { RANGE_LABELS, rangeWords } from './format.js';
 
 /** Where a range link goes: a page address (works without script) and, in a panel, what htmx swaps in instead. */

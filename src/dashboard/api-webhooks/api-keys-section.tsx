@@ -1,5 +1,5 @@
 import type { CreatedApiKey, ListedApiKey } from '../../accounts/api-keys.js';
-import { MAX_API_KEY_NAME_LENGTH } from '../../accounts/api-keys.js';
+import { MAX_API_KEY_NAME_LENGTH } from '../../accounts/api-key-name.js';
 import { CsrfField } from '../shared/layout.js';
 import { keyHint, Time } from './format.js';
 

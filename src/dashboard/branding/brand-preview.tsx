@@ -1,4 +1,4 @@
-import { contrastRatio, textColorOn } from '../../accounts/branding.js';
+import { contrastRatio, textColorOn } from '../../accounts/brand-color.js';
 import { DEFAULT_ACCENT } from '../../landing/page-style.js';
 
 export interface BrandPreviewProps {

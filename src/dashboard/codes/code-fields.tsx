@@ -1,4 +1,5 @@
-import { MAX_NAME_LENGTH, MAX_URL_LENGTH } from '../../codes/index.js';
+import { MAX_NAME_LENGTH } from '../../codes/code-input.js';
+import { MAX_URL_LENGTH } from '../../codes/destination-url.js';
 import type { CodeFormErrors, CodeFormValues } from './code-form.js';
 
 /**

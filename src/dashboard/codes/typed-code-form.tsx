@@ -1,4 +1,4 @@
-import { MAX_NAME_LENGTH } from '../../codes/index.js';
+import { MAX_NAME_LENGTH } from '../../codes/code-input.js';
 import { hasFiles, type TypeForm } from './type-forms/index.js';
 import type { FieldProblems } from './type-forms/field-problems.js';
 import type { FileNames } from './type-forms/file-inputs.js';

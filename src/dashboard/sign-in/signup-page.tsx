@@ -1,4 +1,4 @@
-import { ACCOUNT_NAME_MAX_LENGTH } from '../../accounts/account-service.js';
+import { ACCOUNT_NAME_MAX_LENGTH } from '../../accounts/account-name.js';
 import { CsrfField, Flash, Layout } from '../shared/layout.js';
 import type { PageContext } from '../shared/context.js';
 import { type FieldErrors, FormField, NewPasswordFields } from '../shared/form-field.js';
