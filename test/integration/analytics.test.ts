@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   type AnalyticsScope,
   createScanRollupJob,
@@ -17,15 +17,10 @@ import { newId } from '../../src/ids.js';
 import { inTimeZone } from '../../src/analytics/time-zones.js';
 import { pruneExpired } from '../../src/maintenance/prune.js';
 import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { type TestDatabase, useTestDatabase } from '../support/database.js';
 
 let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.destroy();
-});
+useTestDatabase((created) => (database = created));
 beforeEach(async () => {
   await sql`truncate accounts, qr_codes, qr_code_scan_increments, scan_groups, scan_batches, scan_hourly, account_scan_hourly cascade`.execute(database.db);
   await sql`update scan_rollup_state set folded_through_id = 0`.execute(database.db);

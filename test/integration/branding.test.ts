@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getBranding, removeBrandLogo, setBrandColor, setBrandLogo } from '../../src/accounts/branding.js';
 import { createTypedCode } from '../../src/codes/typed-code.js';
 import type { CodeTypeName } from '../../src/codes/types/index.js';
 import { MAX_VCARD_PHOTO_BYTES } from '../../src/landing/vcard-photo.js';
 import { storedExample } from '../support/code-type-examples.js';
-import { createPerson, dashboardHttp, startDashboardApp, type TestPerson } from '../support/dashboard.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
 import { png, storeSampleFile } from '../support/sample-files.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
@@ -16,14 +16,9 @@ let database: TestDatabase;
 let app: TestApp;
 let owner: TestPerson;
 
+useDashboardApp((started) => ({ database, app } = started), { webhookWorker: false });
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database, { webhookWorker: false });
   owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
 });
 
 async function create(accountId: string, type: CodeTypeName, content?: unknown) {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { countQrCodes, InvalidCursorError, searchQrCodes } from '../../src/codes/code-search.js';
 import { createDatabase } from '../../src/db/database.js';
 import { ensureExtension } from '../../src/db/migrations/20261123T1600-code-search.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -16,9 +16,8 @@ const ids: Record<string, string> = {};
 
 const NAMES = ['Spring poster', 'spring flyer', 'Summer poster', 'Autumn 100%_off', 'Autumn 1000 off', 'Winter', 'Gone spring', 'Paused spring'];
 
+useTestApp((started) => ({ database, app } = started));
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database);
   owner = await createTestAccount(database.db, app);
   for (const name of NAMES) ids[name] = (await owner.client.createQrCode({ name, url: 'https://example.com/' })).id;
   await owner.client.deleteQrCode(ids['Gone spring']!);
@@ -26,10 +25,6 @@ beforeAll(async () => {
   await owner.client.updateQrCode(ids['Winter']!, { active: false });
   const other = await createTestAccount(database.db, app);
   await other.client.createQrCode({ name: 'Spring poster of another account', url: 'https://example.com/' });
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
 });
 
 async function names(filter: { query?: string; state?: 'active' | 'paused' | 'all' }): Promise<string[]> {

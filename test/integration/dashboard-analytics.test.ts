@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { foldScans } from '../../src/analytics/index.js';
 import { recentScans } from '../../src/analytics/recent-scans.js';
 import { createQrCode, type QrCode } from '../../src/codes/index.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, dashboardHttp, type DashboardHttp, startDashboardApp, type TestPerson } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import type { TestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
@@ -13,16 +13,11 @@ let owner: TestPerson;
 let stranger: TestPerson;
 let http: DashboardHttp;
 
+useDashboardApp((started) => ({ database, app } = started));
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database);
   owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
   stranger = await createPerson(database.db);
   http = await dashboardHttp(app, owner);
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
 });
 
 const HOUR = 3_600_000;

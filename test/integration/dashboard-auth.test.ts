@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_FAILURES_PER_EMAIL } from '../../src/people/login-limit.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, dashboardHttp, startDashboardApp, type TestPerson } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, startDashboardApp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import type { TestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
 let app: TestApp;
 let owner: TestPerson;
 
+useDashboardApp((started) => ({ database, app } = started));
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database);
   owner = await createPerson(database.db);
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
 });
 
 describe('signing in', () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createQrCode, getQrCode, listDestinationChanges, updateQrCode } from '../../src/codes/index.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, dashboardHttp, startDashboardApp, type DashboardHttp, type TestPerson } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import type { TestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
@@ -12,17 +12,12 @@ let stranger: TestPerson;
 let ownerHttp: DashboardHttp;
 let memberHttp: DashboardHttp;
 
+useDashboardApp((started) => ({ database, app } = started));
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database);
   owner = await createPerson(database.db);
   member = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
   stranger = await createPerson(database.db);
   [ownerHttp, memberHttp] = await Promise.all([dashboardHttp(app, owner), dashboardHttp(app, member)]);
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
 });
 
 async function makeCode(person: TestPerson, name = 'Poster', url = 'https://example.com/spring') {

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createQrCode, deleteQrCode } from '../../src/codes/index.js';
 import {
   applyTemplateToCodes,
@@ -16,8 +16,8 @@ import {
 } from '../../src/designs/index.js';
 import { DEFAULT_DESIGN, type Design } from '../../src/qr/design/design.js';
 import { qrContentFor, qrImageEtag, renderQrImageBody } from '../../src/qr/render.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, dashboardHttp, startDashboardApp, type DashboardHttp, type TestPerson } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import { createTestAccount, type TestAccount, type TestApp } from '../support/test-app.js';
 import { png } from '../support/sample-files.js';
 
@@ -32,17 +32,12 @@ let ownerHttp: DashboardHttp;
 let memberHttp: DashboardHttp;
 let strangerHttp: DashboardHttp;
 
+useDashboardApp((started) => ({ database, app } = started));
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database);
   owner = await createPerson(database.db);
   member = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
   stranger = await createPerson(database.db);
   [ownerHttp, memberHttp, strangerHttp] = await Promise.all([dashboardHttp(app, owner), dashboardHttp(app, member), dashboardHttp(app, stranger)]);
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
 });
 
 /** A red 24×16 JPEG, as Chromium encodes a screenshot. */

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createQrCode } from '../../src/codes/index.js';
 import { loadConfig } from '../../src/config.js';
 import { createDesignTemplate, setCodeTemplate } from '../../src/designs/index.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, dashboardHttp, startDashboardApp, type DashboardHttp, type TestPerson } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import { rawHttp, type RawResponse } from '../support/raw-http.js';
 import { createTestAccount, type TestApp } from '../support/test-app.js';
 
@@ -18,15 +18,10 @@ let app: TestApp;
 let owner: TestPerson;
 let http: DashboardHttp;
 
+useDashboardApp((started) => ({ database, app } = started), { dashboard: { ...loadConfig({}).dashboard, signup: 'open' } });
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database, { dashboard: { ...loadConfig({}).dashboard, signup: 'open' } });
   owner = await createPerson(database.db);
   http = await dashboardHttp(app, owner);
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
 });
 
 /** A raw form post with the session (or the anonymous CSRF cookie) of `client`: the body exactly as given. */

@@ -5,8 +5,8 @@ import { loadConfig } from '../../src/config.js';
 import { createInvitation, listPendingInvitations } from '../../src/people/invitations.js';
 import { SIGNUPS_PER_IP } from '../../src/people/signup-limit.js';
 import { findUserByEmail, getUser, listUsers } from '../../src/people/users.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, dashboardHttp, type DashboardHttp, startDashboardApp, type TestPerson } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, type DashboardHttp, startDashboardApp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -14,14 +14,9 @@ let database: TestDatabase;
 let app: TestApp;
 let owner: TestPerson;
 
+useDashboardApp((started) => ({ database, app } = started));
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database);
   owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
 });
 
 const NEW_PASSWORD = 'correct horse battery staple';

@@ -3,14 +3,14 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, dashboardHttp, startDashboardApp, type DashboardHttp, type TestPerson } from '../support/dashboard.js';
+import { describe, expect, it } from 'vitest';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import { pdf, png, storeSampleFile } from '../support/sample-files.js';
 import type { TestApp } from '../support/test-app.js';
 
 /**
- * Uploads through the dashboard's code forms (src/dashboard/multipart.ts → storeFile): refusals shown at their
+ * Uploads through the dashboard's code forms (src/dashboard/shared/multipart.ts → storeFile): refusals shown at their
  * field, nothing left behind by a refused code or a broken upload, and limits from the configuration.
  */
 
@@ -21,14 +21,7 @@ const ACCOUNT_STORAGE = 1024 * KB;
 let database: TestDatabase;
 let app: TestApp;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database, { files: { maxFileBytes: MAX_FILE, accountStorageBytes: ACCOUNT_STORAGE } });
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
-});
+useDashboardApp((started) => ({ database, app } = started), { files: { maxFileBytes: MAX_FILE, accountStorageBytes: ACCOUNT_STORAGE } });
 
 async function signedIn(options: { plan?: 'free' | 'business' } = {}): Promise<{ person: TestPerson; http: DashboardHttp }> {
   const person = await createPerson(database.db, options);

@@ -1,26 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/accounts/api-keys.js';
 import { listDestinationChanges } from '../../src/codes/destination-history.js';
 import { updateQrCode } from '../../src/codes/qr-code-service.js';
 import { newId } from '../../src/ids.js';
 import { createClient } from '../../sdk/src/index.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
 let app: TestApp;
 let owner: TestAccount;
 let keyLabel: string;
 
+useTestApp((started) => ({ database, app } = started));
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database);
   owner = await createTestAccount(database.db, app);
   keyLabel = `${owner.apiKey.slice(0, 8)}…${owner.apiKey.slice(-4)}`;
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
 });
 
 function history(codeId: string, accountId = owner.accountId) {

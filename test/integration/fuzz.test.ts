@@ -1,22 +1,15 @@
 import type { Router } from 'express';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/accounts/api-keys.js';
 import { createQrCode } from '../../src/codes/index.js';
 import { loadConfig } from '../../src/config.js';
-import type { DashboardDependencies } from '../../src/dashboard/context.js';
-import { analyticsRoutes } from '../../src/dashboard/routes/analytics-routes.js';
-import { apiWebhooksRoutes } from '../../src/dashboard/routes/api-webhooks-routes.js';
-import { authRoutes } from '../../src/dashboard/routes/auth-routes.js';
-import { brandingRoutes } from '../../src/dashboard/routes/branding-routes.js';
-import { codesRoutes } from '../../src/dashboard/routes/codes-routes.js';
-import { designsRoutes } from '../../src/dashboard/routes/designs-routes.js';
-import { importsRoutes } from '../../src/dashboard/routes/imports-routes.js';
-import { peopleRoutes } from '../../src/dashboard/routes/people-routes.js';
+import { dashboardSections } from '../../src/dashboard/index.js';
+import type { DashboardDependencies } from '../../src/dashboard/shared/context.js';
 import { createDesignTemplate } from '../../src/designs/index.js';
 import { operations } from '../support/contract.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, dashboardHttp, startDashboardApp, type DashboardHttp, type TestPerson } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import { rawHttp, type RawResponse } from '../support/raw-http.js';
 import { createTestAccount, type TestAccount, type TestApp } from '../support/test-app.js';
 
@@ -35,9 +28,8 @@ let http: DashboardHttp;
 let account: TestAccount;
 const ids: Record<string, string> = {};
 
+useDashboardApp((started) => ({ database, app } = started), { dashboard: { ...loadConfig({}).dashboard, signup: 'open' } });
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database, { dashboard: { ...loadConfig({}).dashboard, signup: 'open' } });
   owner = await createPerson(database.db);
   member = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
   http = await dashboardHttp(app, owner);
@@ -47,16 +39,12 @@ beforeAll(async () => {
   ids.template = (await createDesignTemplate(database.db, { accountId: owner.accountId, name: 'Fuzzed', design: {} })).id;
   ids.key = (await createApiKey(database.db, owner.accountId)).id;
 });
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
-});
 
 /** Every route of the dashboard's routers: method and path pattern (`/codes/:id`). */
 function dashboardRoutes(): Array<{ method: string; path: string }> {
   // The routers are only walked, never called: their handlers never run with these dependencies.
   const deps = { config: app.config, db: database.db, logger: pino({ level: 'silent' }), box: app.box, images: app.images } as DashboardDependencies;
-  const routers: Router[] = [authRoutes, peopleRoutes, codesRoutes, designsRoutes, importsRoutes, analyticsRoutes, apiWebhooksRoutes, brandingRoutes].map((routes) => routes(deps));
+  const routers: Router[] = dashboardSections.map((routes) => routes(deps));
   return routers.flatMap((router) =>
     router.stack.flatMap((layer) => {
       const route = (layer as { route?: { path: string; methods: Record<string, boolean> } }).route;

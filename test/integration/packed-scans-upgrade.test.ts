@@ -1,19 +1,14 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { foldScans } from '../../src/analytics/index.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { executePrepared } from '../../src/db/database.js';
 import { newId } from '../../src/ids.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { type TestDatabase, useTestDatabase } from '../support/database.js';
 import { PREVIOUS_WRITE_SCAN_BATCH, PREVIOUS_WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS } from '../support/previous-scan-batch.js';
 
 let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.destroy();
-});
+useTestDatabase((created) => (database = created));
 
 async function codeOfNewAccount(): Promise<{ accountId: string; codeId: string }> {
   const accountId = newId('acc');

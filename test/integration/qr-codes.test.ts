@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, rawRequest, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, rawRequest, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
 let app: TestApp;
 let owner: TestAccount;
 
+useTestApp((started) => ({ database, app } = started));
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database);
   owner = await createTestAccount(database.db, app);
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
 });
 
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newestScanRows, newestScanRowsOfCode, oldestScanRows, type ScanCursor } from '../../src/codes/scan-pages.js';
 import { newId } from '../../src/ids.js';
 import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { type TestDatabase, useTestDatabase } from '../support/database.js';
 
 let database: TestDatabase;
+useTestDatabase((created) => (database = created));
 let codeId: string;
 /** Every scan of the code as the view gives it, oldest first by (time, group, position): what pages must match. */
 let truth: Array<{ group_id: number; position: number; created_at: Date; os: string }>;
@@ -22,7 +23,6 @@ const KINDS = [
  * long past (as after an outage), scans exactly on second boundaries and equal times in different groups.
  */
 beforeAll(async () => {
-  database = await createTestDatabase();
   const accountId = newId('acc');
   codeId = newId('qr');
   await sql`insert into accounts (id, name, plan) values (${accountId}, 'Acme', 'business')`.execute(database.db);
@@ -49,9 +49,6 @@ beforeAll(async () => {
     select group_id, position, created_at, os from scans where qr_code_id = ${codeId}
     order by created_at, group_id, position`.execute(database.db);
   truth = rows;
-});
-afterAll(async () => {
-  await database?.destroy();
 });
 
 const key = (row: { group_id: number; position: number }) => `${row.group_id}.${row.position}`;

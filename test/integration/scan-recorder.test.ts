@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { createDatabase } from '../../src/db/database.js';
@@ -11,24 +11,19 @@ import { CodeLookup } from '../../src/redirect/code-lookup.js';
 import { prepareScanBatch, ScanBatchWriter, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
 import { DEFAULT_SCAN_RECORDER_OPTIONS, ScanRecorder } from '../../src/redirect/scan-recorder.js';
 import { scanCreatedBody } from '../../src/webhooks/payload.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { TestDatabase } from '../support/database.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import { createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 
 const silent = pino({ level: 'silent' });
 let database: TestDatabase;
 let app: TestApp;
 let owner: TestAccount;
 
+useTestApp((started) => ({ database, app } = started));
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database);
   owner = await createTestAccount(database.db, app);
   await setWebhook(database.db, app.box, { accountId: owner.accountId, url: 'http://127.0.0.1:9/hooks', allowPrivate: true });
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
 });
 
 async function createCode(name = 'Poster') {

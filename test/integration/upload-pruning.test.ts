@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BrandingError, getBranding, setBrandLogo } from '../../src/accounts/branding.js';
 import { createTypedCode } from '../../src/codes/typed-code.js';
 import { updateTypedCode } from '../../src/codes/update-typed-code.js';
@@ -9,22 +9,15 @@ import { pruneUnreferencedFiles } from '../../src/files/prune-unreferenced.js';
 import { checkImport } from '../../src/imports/check-import.js';
 import { templateCsv } from '../../src/imports/templates.js';
 import { pruneExpired } from '../../src/maintenance/prune.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, dashboardHttp, startDashboardApp } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, useDashboardApp } from '../support/dashboard.js';
 import { pdf, png, storeSampleFile } from '../support/sample-files.js';
 import type { TestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
 let app: TestApp;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database);
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
-});
+useDashboardApp((started) => ({ database, app } = started));
 
 const HOURS = 24;
 
