@@ -1,3 +1,4 @@
+import { isLiveCodeOf, liveCodesOf } from '../db/live-codes.js';
 import type { Db } from '../db/schema/index.js';
 import { errors } from '../errors.js';
 import { assertCodeId } from '../codes/qr-code-row.js';
@@ -22,9 +23,8 @@ export async function setCodeDesign(db: Db, input: { accountId: string; codeId: 
   const updated = await db
     .updateTable('qr_codes')
     .set({ design: JSON.stringify(design), design_template_id: null, updated_at: new Date() })
-    .where('account_id', '=', input.accountId)
+    .where(isLiveCodeOf(input.accountId))
     .where('id', '=', input.codeId)
-    .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (updated.numUpdatedRows === 0n) throw errors.notFound();
   return design;
@@ -38,9 +38,8 @@ export async function setCodeTemplate(db: Db, input: { accountId: string; codeId
   const updated = await db
     .updateTable('qr_codes')
     .set({ design: null, design_template_id: input.templateId, updated_at: new Date() })
-    .where('account_id', '=', input.accountId)
+    .where(isLiveCodeOf(input.accountId))
     .where('id', '=', input.codeId)
-    .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (updated.numUpdatedRows === 0n) throw errors.notFound();
 }
@@ -55,9 +54,8 @@ export async function applyTemplateToCodes(db: Db, input: { accountId: string; t
   const updated = await db
     .updateTable('qr_codes')
     .set({ design: null, design_template_id: input.templateId, updated_at: new Date() })
-    .where('account_id', '=', input.accountId)
+    .where(isLiveCodeOf(input.accountId))
     .where('id', 'in', [...new Set(input.codeIds)])
-    .where('deleted_at', 'is', null)
     .executeTakeFirst();
   return Number(updated.numUpdatedRows);
 }
@@ -75,8 +73,7 @@ export async function designOfCode(db: Db, accountId: string, codeId: string): P
 export async function designsOfCodes(db: Db, accountId: string, codeIds: readonly string[]): Promise<Map<string, CodeLook>> {
   const looks = new Map<string, CodeLook>();
   if (codeIds.length === 0) return looks;
-  const rows = await db
-    .selectFrom('qr_codes')
+  const rows = await liveCodesOf(db, accountId)
     .leftJoin('design_templates', (join) =>
       join.onRef('design_templates.id', '=', 'qr_codes.design_template_id').onRef('design_templates.account_id', '=', 'qr_codes.account_id'),
     )
@@ -87,9 +84,7 @@ export async function designsOfCodes(db: Db, accountId: string, codeIds: readonl
       'design_templates.name as template_name',
       'design_templates.design as template_design',
     ])
-    .where('qr_codes.account_id', '=', accountId)
     .where('qr_codes.id', 'in', [...new Set(codeIds)])
-    .where('qr_codes.deleted_at', 'is', null)
     .execute();
   for (const row of rows) looks.set(row.id, lookOf(row));
   return looks;

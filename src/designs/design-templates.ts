@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
-import type { Db } from '../db/schema/index.js';
+import { type ExpressionBuilder, sql } from 'kysely';
+import { isLiveCode } from '../db/live-codes.js';
+import type { DatabaseSchema, Db } from '../db/schema/index.js';
 import { errors } from '../errors.js';
 import { idPattern, newId } from '../ids.js';
 import type { Design } from '../qr/design/design.js';
@@ -31,12 +32,20 @@ export class TemplateNameInvalidError extends Error {}
 const TEMPLATE_ID = idPattern('dsn');
 
 /** Live codes following a template: the count a list and a delete confirmation show. */
-const followingCodes = sql<number>`(select count(*)::int from qr_codes where qr_codes.design_template_id = design_templates.id and qr_codes.deleted_at is null)`;
+function followingCodes(eb: ExpressionBuilder<DatabaseSchema, 'design_templates'>) {
+  return eb
+    .selectFrom('qr_codes')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .whereRef('qr_codes.design_template_id', '=', 'design_templates.id')
+    .where(isLiveCode)
+    .$asScalar()
+    .as('code_count');
+}
 
 export async function listDesignTemplates(db: Db, accountId: string): Promise<DesignTemplate[]> {
   const rows = await db
     .selectFrom('design_templates')
-    .select(['id', 'name', 'design', 'created_at', 'updated_at', followingCodes.as('code_count')])
+    .select(['id', 'name', 'design', 'created_at', 'updated_at', followingCodes])
     .where('account_id', '=', accountId)
     .orderBy(sql`lower(name)`)
     .orderBy('id')
@@ -49,7 +58,7 @@ export async function getDesignTemplate(db: Db, input: { accountId: string; id: 
   if (!TEMPLATE_ID.test(input.id)) throw errors.notFound('No design template with this id.');
   const row = await db
     .selectFrom('design_templates')
-    .select(['id', 'name', 'design', 'created_at', 'updated_at', followingCodes.as('code_count')])
+    .select(['id', 'name', 'design', 'created_at', 'updated_at', followingCodes])
     .where('account_id', '=', input.accountId)
     .where('id', '=', input.id)
     .executeTakeFirst();
@@ -87,7 +96,7 @@ export async function updateDesignTemplate(
       .set(changes)
       .where('account_id', '=', input.accountId)
       .where('id', '=', input.id)
-      .returning(['id', 'name', 'design', 'created_at', 'updated_at', followingCodes.as('code_count')])
+      .returning(['id', 'name', 'design', 'created_at', 'updated_at', followingCodes])
       .executeTakeFirst(),
   );
   if (!row) throw errors.notFound('No design template with this id.');

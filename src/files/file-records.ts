@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { liveCodesOf } from '../db/live-codes.js';
+import { isLiveFileOf, liveFiles, liveFilesOf } from '../db/live-files.js';
 import type { Db } from '../db/schema/index.js';
 import { idPattern } from '../ids.js';
 import { inTransaction } from '../db/transaction.js';
@@ -20,8 +22,8 @@ export interface StoredFile {
 /** A live file by id, of `accountId` when given; undefined for a deleted, unknown or malformed id. */
 export async function findLiveFile(db: Db, fileId: string, accountId?: string, options: { lock?: 'key share' | 'update' } = {}): Promise<StoredFile | undefined> {
   if (!FILE_ID.test(fileId)) return undefined;
-  let query = db.selectFrom('files').selectAll().where('id', '=', fileId).where('deleted_at', 'is', null);
-  if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+  const files = accountId === undefined ? liveFiles(db) : liveFilesOf(db, accountId);
+  let query = files.selectAll().where('id', '=', fileId);
   // Until the caller's transaction ends. FOR KEY SHARE is what a save that stores a reference to the file holds,
   // so that nothing deleting files can delete it before the reference commits; FOR UPDATE what a deletion takes
   // before it checks for references (src/files/prune-unreferenced.ts says why both).
@@ -44,12 +46,7 @@ export async function findLiveFile(db: Db, fileId: string, accountId?: string, o
 
 /** Bytes of the account's live files: what ACCOUNT_STORAGE_MB limits. */
 export async function accountStorageUsed(db: Db, accountId: string): Promise<number> {
-  const row = await db
-    .selectFrom('files')
-    .select(sql<string>`coalesce(sum(size_bytes), 0)`.as('used'))
-    .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow();
+  const row = await liveFilesOf(db, accountId).select(sql<string>`coalesce(sum(size_bytes), 0)`.as('used')).executeTakeFirstOrThrow();
   return Number(row.used);
 }
 
@@ -60,11 +57,8 @@ export async function accountStorageUsed(db: Db, accountId: string): Promise<num
  * a save naming the file holds FOR KEY SHARE until it commits, so this then sees it (src/files/prune-unreferenced.ts).
  */
 export async function namedByLiveCode(db: Db, accountId: string, fileId: string): Promise<boolean> {
-  const code = await db
-    .selectFrom('qr_codes')
+  const code = await liveCodesOf(db, accountId)
     .select('id')
-    .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null)
     .where(sql<string>`content::text`, 'like', `%"${fileId}"%`)
     .limit(1)
     .executeTakeFirst();
@@ -82,8 +76,7 @@ export async function deleteFile(db: Db, accountId: string, fileId: string): Pro
       .updateTable('files')
       .set({ deleted_at: sql<Date>`now()` })
       .where('id', '=', fileId)
-      .where('account_id', '=', accountId)
-      .where('deleted_at', 'is', null)
+      .where(isLiveFileOf(accountId))
       .returning('id')
       .executeTakeFirst();
     if (marked === undefined) return false;
