@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { isCodeId } from '../codes/qr-code-row.js';
+import { liveCodesOf } from '../db/live-codes.js';
 import type { Db } from '../db/schema/index.js';
 import { errors } from '../errors.js';
 
@@ -17,13 +18,7 @@ export interface AnalyticsScope {
 export async function assertScope(db: Db, scope: AnalyticsScope): Promise<void> {
   if (scope.codeId === undefined) return;
   const found = isCodeId(scope.codeId)
-    ? await db
-        .selectFrom('qr_codes')
-        .select('id')
-        .where('id', '=', scope.codeId)
-        .where('account_id', '=', scope.accountId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst()
+    ? await liveCodesOf(db, scope.accountId).select('id').where('id', '=', scope.codeId).executeTakeFirst()
     : undefined;
   if (!found) throw errors.notFound();
 }

@@ -2,6 +2,8 @@ import { parseCodeName } from '../codes/code-input.js';
 import { sql } from 'kysely';
 import { checkFileReferences, fileReferencesOf } from '../codes/file-references.js';
 import { CODE_TYPE_NAMES, CODE_TYPES, type CodeTypeName, isCodeTypeName } from '../codes/types/index.js';
+import { liveCodesOf } from '../db/live-codes.js';
+import { liveFilesOf } from '../db/live-files.js';
 import type { Db } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
 import type { ImportRowStatus } from '../db/schema/imports.js';
@@ -81,11 +83,8 @@ async function relockFiles(trx: Db, accountId: string, rows: CheckedRow[]): Prom
   );
   if (named.length === 0) return;
   const ids = [...new Set(named.map(({ reference }) => reference.fileId))].sort();
-  const live = await trx
-    .selectFrom('files')
+  const live = await liveFilesOf(trx, accountId)
     .select('id')
-    .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null)
     .where('id', '=', sql<string>`any(${ids}::text[])`)
     .orderBy('id')
     .forKeyShare()
@@ -192,11 +191,8 @@ async function markExisting(db: Db, accountId: string, rows: CheckedRow[]): Prom
   const existing = new Set<string>();
   for (let i = 0; i < candidates.length; i += 1000) {
     const ids = candidates.slice(i, i + 1000).map((row) => row.input.externalId!);
-    const found = await db
-      .selectFrom('qr_codes')
+    const found = await liveCodesOf(db, accountId)
       .select('external_id')
-      .where('account_id', '=', accountId)
-      .where('deleted_at', 'is', null)
       .where('external_id', 'in', ids)
       .execute();
     for (const row of found) existing.add(row.external_id!);

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { toSpreadsheetCell } from './spreadsheet-cells.js';
+import { isLiveCode } from '../db/live-codes.js';
 import type { Db } from '../db/schema/index.js';
 
 const PAGE = 500;
@@ -24,7 +25,7 @@ export async function* createdCodePages(db: Db, importId: string): AsyncGenerato
       .where('import_rows.import_id', '=', importId)
       .where('import_rows.status', '=', 'created')
       .where('import_rows.line', '>', afterLine)
-      .where('qr_codes.deleted_at', 'is', null)
+      .where(isLiveCode)
       .orderBy('import_rows.line')
       .limit(PAGE)
       .execute();

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { isCodeTypeName } from '../codes/types/index.js';
+import { liveCodesOf } from '../db/live-codes.js';
 import type { Db } from '../db/schema/index.js';
 import { ALL_COLUMNS, cellsFromContent } from './columns.js';
 import { toSpreadsheetCell } from './spreadsheet-cells.js';
@@ -17,8 +18,7 @@ export async function* exportCodesCsv(db: Db, accountId: string): AsyncGenerator
   yield `\uFEFF${stringify([ALL_COLUMNS as string[]], { record_delimiter: 'windows' })}`;
   let after = '';
   for (;;) {
-    const rows = await db
-      .selectFrom('qr_codes')
+    const rows = await liveCodesOf(db, accountId)
       .leftJoin('design_templates', 'design_templates.id', 'qr_codes.design_template_id')
       .select([
         'qr_codes.id',
@@ -29,8 +29,6 @@ export async function* exportCodesCsv(db: Db, accountId: string): AsyncGenerator
         'qr_codes.destination_url',
         'design_templates.name as design',
       ])
-      .where('qr_codes.account_id', '=', accountId)
-      .where('qr_codes.deleted_at', 'is', null)
       .where('qr_codes.id', '>', after)
       .orderBy('qr_codes.id')
       .limit(PAGE)

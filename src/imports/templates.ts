@@ -1,6 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
 import { sql } from 'kysely';
 import type { CodeTypeName } from '../codes/types/index.js';
+import { isLiveCodeOf } from '../db/live-codes.js';
+import { liveFilesOf } from '../db/live-files.js';
 import type { Db } from '../db/schema/index.js';
 import type { FileKind } from '../db/schema/files.js';
 import { cellsFromContent, columnsOf } from './columns.js';
@@ -53,19 +55,15 @@ export async function templateCsv(db: Db, accountId: string, type: CodeTypeName)
   if (files) {
     // Only a file a live code shows: the newest upload is often the orphan of a refused form, which the
     // unreferenced-upload prune deletes after a day, and an import of the template would then fail on it.
-    const newest = await db
-      .selectFrom('files')
+    const newest = await liveFilesOf(db, accountId)
       .select('id')
-      .where('account_id', '=', accountId)
       .where('kind', 'in', files.kinds)
-      .where('deleted_at', 'is', null)
       .where('sha256', '!=', '')
       .where(({ exists, selectFrom }) =>
         exists(
           selectFrom('qr_codes')
             .select(sql`1`.as('one'))
-            .where('qr_codes.account_id', '=', accountId)
-            .where('qr_codes.deleted_at', 'is', null)
+            .where(isLiveCodeOf(accountId))
             // The id as a JSON string of the content (file ids hold no LIKE wildcard but _, which can only match more).
             .where(sql<string>`qr_codes.content::text`, 'like', sql<string>`'%"' || files.id || '"%'`),
         ),
