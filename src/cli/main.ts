@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.js';
-import { openDatabase } from '../db/connect.js';
 import { NoEmbeddedClusterError } from '../db/embedded-postgres.js';
 import { createLogger } from '../logger.js';
+import { createService } from '../service.js';
 import { loadSecretBox } from '../webhooks/secret-box.js';
 import { INIT_FLAG, takeInitFlag } from './args.js';
 import { isUserError, runBackupCommand, runCommand, USAGE } from './commands.js';
@@ -32,17 +32,17 @@ async function main(args: string[]): Promise<number> {
       return 1;
     }
   }
-  let database;
+  let service;
   try {
-    database = await openDatabase(config, { logger, stopEmbedded: 'if-started-here', createEmbedded: init, maxConnections: 2 });
+    service = await createService(config, { role: 'admin', logger, createEmbedded: init });
   } catch (error) {
     if (!(error instanceof NoEmbeddedClusterError)) throw error;
     process.stderr.write(`qroute admin: ${error.message}; to create a new, empty database there, run again with ${INIT_FLAG}\n`);
     return 1;
   }
-  process.stderr.write(`qroute admin: using ${database.description}\n`);
+  process.stderr.write(`qroute admin: using ${service.database.description}\n`);
   try {
-    const result = await runCommand({ db: database.db, config, secretBox: () => loadSecretBox(config) }, argv);
+    const result = await runCommand({ db: service.db, config, secretBox: () => loadSecretBox(config) }, argv);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {
@@ -56,7 +56,7 @@ async function main(args: string[]): Promise<number> {
     process.stderr.write(`error: ${error.message}\n`);
     return 1;
   } finally {
-    await database.close();
+    await service.stop();
   }
 }
 

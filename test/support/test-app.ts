@@ -3,14 +3,13 @@ import { afterAll, beforeAll } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createApiKey } from '../../src/accounts/api-keys.js';
 import type { PlanName } from '../../src/accounts/plans.js';
-import { createApp, createRequestListener } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/schema/index.js';
-import { createMetrics, type Metrics } from '../../src/metrics/index.js';
-import { createQrImages, type QrImages } from '../../src/qr/index.js';
-import { createRedirect, type Redirect } from '../../src/redirect/index.js';
-import { listen } from '../../src/server.js';
-import { createWebhookDelivery, type WebhookDelivery, type WebhookDeliveryTuning } from '../../src/webhooks/index.js';
+import type { Metrics } from '../../src/metrics/index.js';
+import type { QrImages } from '../../src/qr/index.js';
+import type { Redirect } from '../../src/redirect/index.js';
+import { createService, type ServiceOptions } from '../../src/service.js';
+import type { WebhookDelivery, WebhookDeliveryTuning } from '../../src/webhooks/index.js';
 import { SecretBox } from '../../src/webhooks/secret-box.js';
 import { createClient, type QrouteClient } from '../../sdk/src/index.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -31,65 +30,62 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** What a test may change beyond settings: webhook retry and timeouts, and jobs it runs by hand. */
+export interface TestAppTuning {
+  webhooks?: WebhookDeliveryTuning;
+  withoutJobs?: ServiceOptions['withoutJobs'];
+}
+
 /** One key for every test app, so apps sharing a database read each other's webhook secrets. */
 export const TEST_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7);
 
 /**
- * The real app on a loopback port, with responses validated against the contract: a handler that drifts
- * from openapi/v1.yaml answers 500 and fails the test that hit it.
+ * The real service on a loopback port, built by the composition root production uses (src/service.ts: the API,
+ * dashboard, short links with their journal, the webhook worker and the background jobs), on the test's own
+ * database, with responses validated against the contract: a handler that drifts from openapi/v1.yaml answers 500
+ * and fails the test that hit it. `tuning.withoutJobs` leaves out a job a test runs by hand.
  */
 export async function startTestApp(
   database: { db: Database; connectionString: string },
   overrides: Partial<Config> = {},
-  tuning: { webhooks?: WebhookDeliveryTuning } = {},
+  tuning: TestAppTuning = {},
 ): Promise<TestApp> {
-  const { db } = database;
+  const defaults = loadConfig({});
   const config: Config = {
-    ...loadConfig({}),
+    ...defaults,
     validateResponses: true,
     logLevel: 'silent',
     siteUrl: 'https://qr.test',
     webhookSecretKey: TEST_WEBHOOK_SECRET_KEY,
     // Receivers in tests listen on loopback.
     allowPrivateWebhookUrls: true,
+    // Any free port, unless given (a dashboard test needs siteUrl to be the origin it browses).
+    port: 0,
+    // The run's temporary journal folder (test/support/global-setup.ts), never the repository's ./data.
+    scanJournal: { ...defaults.scanJournal, dir: process.env.SCAN_JOURNAL_DIR ?? defaults.scanJournal.dir },
     ...overrides,
   };
   const box = new SecretBox(config.webhookSecretKey!);
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const images = createQrImages(config);
-  const metrics = config.metricsToken ? createMetrics() : undefined;
-  const app = createApp({ config, db, logger, box, images, metrics });
-  const redirect = createRedirect({ db, connectionString: database.connectionString, logger, metrics });
-  await redirect.start();
-  const webhooks = config.webhookWorker
-    ? createWebhookDelivery(
-        { connectionString: database.connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger, metrics },
-        tuning.webhooks,
-      )
-    : undefined;
-  await webhooks?.start();
-  // A port given in overrides is used (a dashboard test needs siteUrl to be the origin it browses); else any.
-  const server = await listen(createRequestListener(app, redirect.handler), overrides.port ?? 0, '127.0.0.1', {
-    timeouts: config.httpTimeouts,
-    connections: config.httpConnections,
-    observer: metrics?.connections,
+  const service = await createService(config, {
+    role: 'server',
+    box,
+    database,
+    host: '127.0.0.1',
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    webhookTuning: tuning.webhooks,
+    withoutJobs: tuning.withoutJobs,
   });
-  const origin = `http://127.0.0.1:${server.port}`;
+  const origin = service.origin!;
   return {
     origin,
     apiUrl: `${origin}/api/v1`,
     config,
-    redirect,
-    images,
-    webhooks,
+    redirect: service.redirect!,
+    images: service.images!,
+    webhooks: service.webhooks,
     box,
-    metrics,
-    close: async () => {
-      await server.close(0);
-      await redirect.stop(5_000);
-      await webhooks?.stop(1_000);
-      await images.close();
-    },
+    metrics: service.metrics,
+    close: () => service.stop(1_000),
   };
 }
 
@@ -135,28 +131,43 @@ export async function rawRequest(
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
+/** What useTestApp gives a test file. */
+export interface StartedTestApp {
+  database: TestDatabase;
+  app: TestApp;
+  /** Another app on the same database (a second instance, or one configured otherwise), closed with the first. */
+  startAnother(overrides?: Partial<Config>, tuning?: TestAppTuning): Promise<TestApp>;
+}
+
 /**
  * The usual setup of a test file: its own database and one app on it, started before the file's tests and closed
  * after them. `ready` receives both (assign them to the file's variables). `tuning` is startTestApp's; `start`
  * replaces startTestApp for apps that need more (the dashboard's, whose site URL is its own origin).
  */
 export function useTestApp(
-  ready: (started: { database: TestDatabase; app: TestApp }) => unknown,
+  ready: (started: StartedTestApp) => unknown,
   overrides: Partial<Config> = {},
   options: {
-    tuning?: { webhooks?: WebhookDeliveryTuning };
-    start?: (database: TestDatabase, overrides: Partial<Config>, tuning: { webhooks?: WebhookDeliveryTuning }) => Promise<TestApp>;
+    tuning?: TestAppTuning;
+    start?: (database: TestDatabase, overrides: Partial<Config>, tuning: TestAppTuning) => Promise<TestApp>;
   } = {},
 ): void {
+  const start = options.start ?? startTestApp;
   let database: TestDatabase | undefined;
-  let app: TestApp | undefined;
+  const apps: TestApp[] = [];
   beforeAll(async () => {
     database = await createTestDatabase();
-    app = await (options.start ?? startTestApp)(database, overrides, options.tuning ?? {});
-    await ready({ database, app });
+    const opened = database;
+    const startAnother = async (more: Partial<Config> = {}, tuning: TestAppTuning = {}) => {
+      const app = await start(opened, more, tuning);
+      apps.push(app);
+      return app;
+    };
+    const app = await startAnother(overrides, options.tuning ?? {});
+    await ready({ database, app, startAnother });
   });
   afterAll(async () => {
-    await app?.close();
+    for (const app of apps.splice(0).reverse()) await app.close();
     await database?.destroy();
   });
 }

@@ -1,0 +1,202 @@
+import type { Logger } from 'pino';
+import { createScanRollupJob } from './analytics/index.js';
+import { createApp, createRequestListener } from './app.js';
+import type { Config } from './config.js';
+import { type DatabaseConnection, openDatabase } from './db/connect.js';
+import type { Database } from './db/schema/index.js';
+import { createImportJob } from './imports/import-job.js';
+import { createLogger } from './logger.js';
+import { createPruningJob } from './maintenance/pruning-job.js';
+import { createMetrics, type Metrics, metricsOnlyListener } from './metrics/index.js';
+import { createQrImages, type QrImages } from './qr/index.js';
+import { createRedirect, type Redirect } from './redirect/index.js';
+import { journalDirFor } from './redirect/scan-journal.js';
+import { listen, type RunningServer } from './server.js';
+import { createWebhookDelivery, type WebhookDelivery, type WebhookDeliveryTuning } from './webhooks/index.js';
+import { readOutboxBacklog } from './webhooks/outbox.js';
+import { loadSecretBox, type SecretBox } from './webhooks/secret-box.js';
+
+/**
+ * What a process runs:
+ * - `server` (`npm start`): the API, dashboard and short links on PORT, the webhook worker unless
+ *   WEBHOOK_WORKER=false, and the background jobs (pruning, analytics rollup, bulk imports);
+ * - `worker` (`npm run worker`): webhook delivery and pruning, with its own /metrics on WORKER_METRICS_PORT;
+ * - `admin` (the CLI): the database and nothing else.
+ */
+export type ServiceRole = 'server' | 'worker' | 'admin';
+
+export interface ServiceOptions {
+  role: ServiceRole;
+  /** The webhook-secret key, loaded before anything starts (lifecycle.ts); else loaded here (the CLI loads its own). */
+  box?: SecretBox;
+  /**
+   * A database opened by the caller (a test's own per-file database): used as it is, never migrated or closed here.
+   * Without it the configured one is opened (embedded unless DATABASE_URL is set) and closed on stop.
+   */
+  database?: { db: Database; connectionString: string };
+  /** Only the CLI creates nothing: `false` fails on a DATA_DIR without a cluster (`--init` sets it true). */
+  createEmbedded?: boolean;
+  logger?: Logger;
+  /** Where the server listens (default: every interface); the port is config.port (0: any free one). */
+  host?: string;
+  /** Retry policy, timeouts and worker sizes of webhook delivery (tests shorten them). */
+  webhookTuning?: WebhookDeliveryTuning;
+  /** Background jobs left out (a test that runs one by hand); production runs all of them. */
+  withoutJobs?: ReadonlyArray<'pruning' | 'rollup' | 'imports'>;
+}
+
+export interface Service {
+  role: ServiceRole;
+  config: Config;
+  logger: Logger;
+  db: Database;
+  /** The database as opened: its connection string and a description for people (no password). */
+  database: { connectionString: string; description: string };
+  /** Undefined for the CLI, which loads the key only for the commands that need it. */
+  box: SecretBox | undefined;
+  /** The server's parts (undefined for a worker or the CLI). */
+  images: QrImages | undefined;
+  redirect: Redirect | undefined;
+  /** The server's listening socket, or the worker's metrics-only one (when it has metrics). */
+  server: RunningServer | undefined;
+  /** `http://127.0.0.1:<port>` style origin of `server` as seen from this host. */
+  origin: string | undefined;
+  /** Undefined when this process does not deliver webhooks. */
+  webhooks: WebhookDelivery | undefined;
+  /** This process's registry, when METRICS_TOKEN is set (and, for a worker, WORKER_METRICS_PORT). */
+  metrics: Metrics | undefined;
+  /** Stops in the order that loses nothing: no new requests, scans written, deliveries finished, jobs, database. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * The one composition root: main.ts, worker.ts, the admin CLI, the tests and the bench all build the service here,
+ * so what a test runs is what production runs.
+ */
+export async function createService(config: Config, options: ServiceOptions): Promise<Service> {
+  const { role, ...overrides } = options;
+  const box = options.box ?? (role === 'admin' ? undefined : await loadSecretBox(config));
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
+  const opened = await openService(config, role, logger, overrides);
+  const { db, connectionString } = opened;
+  const stops: Array<(graceMs: number) => Promise<void>> = [];
+  const service: Service = {
+    role,
+    config,
+    logger,
+    db,
+    database: { connectionString, description: opened.description },
+    box,
+    images: undefined,
+    redirect: undefined,
+    server: undefined,
+    origin: undefined,
+    webhooks: undefined,
+    metrics: undefined,
+    stop: async (graceMs = config.shutdownGraceMs) => {
+      // Reverse order of start, each given the grace: a later part may need an earlier one (scans need the database).
+      for (const stop of stops.reverse().splice(0)) await stop(graceMs);
+    },
+  };
+  stops.push(() => opened.close());
+  if (role === 'admin' || !box) return service;
+
+  try {
+    const runsHttp = role === 'server';
+    // Metrics cost nothing when nobody may read them: with METRICS_TOKEN unset there is no registry at all. A worker
+    // serves its own on WORKER_METRICS_PORT (never PORT: a worker beside a server on one host would take its port).
+    const metrics = config.metricsToken && (runsHttp || config.workerMetricsPort !== undefined) ? createMetrics() : undefined;
+    service.metrics = metrics;
+
+    const deliversWebhooks = role === 'worker' || config.webhookWorker;
+    if (deliversWebhooks) {
+      const webhooks = createWebhookDelivery(
+        { connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger, metrics },
+        overrides.webhookTuning,
+      );
+      stops.push((graceMs) => webhooks.stop(graceMs));
+      await webhooks.start();
+      service.webhooks = webhooks;
+    }
+
+    // Retention: one process at a time prunes (an advisory lock), so every instance and worker may run it.
+    const without = new Set(overrides.withoutJobs ?? []);
+    if (!without.has('pruning')) {
+      const pruning = createPruningJob({ db, retention: config.retention, sessionIdleMs: config.dashboard.sessionIdleMs, logger });
+      stops.push(() => pruning.stop());
+      pruning.start();
+    }
+
+    if (runsHttp) {
+      // Analytics: new scans are folded into the hourly rollup every few seconds (one instance at a time).
+      if (!without.has('rollup')) {
+        const rollup = createScanRollupJob({ db, logger });
+        stops.push(() => rollup.stop());
+        rollup.start();
+      }
+      // Bulk imports: confirmed files are worked through in batches by whichever instance claims them first.
+      if (!without.has('imports')) {
+        const imports = createImportJob({ db, logger, siteUrl: config.siteUrl });
+        stops.push(() => imports.stop());
+        imports.start();
+      }
+      const images = createQrImages(config);
+      stops.push(() => images.close());
+      service.images = images;
+      const redirect = createRedirect({
+        db,
+        connectionString,
+        logger,
+        metrics,
+        recorder: { commitTimeoutMs: config.scanCommitTimeoutMs, maxBuffered: config.scanMemoryLimit, maxConcurrentBatches: config.scanWriteConcurrency },
+        // One folder per database: a caller's own database (a test's) is told apart by its connection string.
+        journal: { ...config.scanJournal, dir: journalDirFor(config.scanJournal.dir, overrides.database ? connectionString : config.databaseUrl) },
+      });
+      // Scans still in memory are written (with their outbox rows) before the worker stops: pushed after it.
+      stops.push((graceMs) => redirect.stop(graceMs));
+      await redirect.start();
+      service.redirect = redirect;
+      const app = createApp({ config, db, logger, box, images, metrics });
+      const server = await listen(createRequestListener(app, redirect.handler), config.port, overrides.host, {
+        timeouts: config.httpTimeouts,
+        connections: config.httpConnections,
+        observer: metrics?.connections,
+      });
+      stops.push((graceMs) => server.close(graceMs));
+      service.server = server;
+    } else if (metrics) {
+      metrics.pools.watch('main', db);
+      metrics.outbox.watch(() => readOutboxBacklog(db));
+      const server = await listen(metricsOnlyListener(metrics.registry, config.metricsToken!), config.workerMetricsPort!, overrides.host, config.httpTimeouts);
+      stops.push(() => server.close(0));
+      service.server = server;
+    }
+    if (service.server) service.origin = `http://${overrides.host ?? '127.0.0.1'}:${service.server.port}`;
+    return service;
+  } catch (error) {
+    // Half started: stop what did start (the embedded database above all), then fail.
+    await service.stop(0).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function openService(
+  config: Config,
+  role: ServiceRole,
+  logger: Logger,
+  overrides: Omit<ServiceOptions, 'role'>,
+): Promise<Pick<DatabaseConnection, 'db' | 'connectionString' | 'description' | 'close'>> {
+  if (overrides.database) {
+    return { ...overrides.database, description: 'a database given by the caller', close: async () => undefined };
+  }
+  return openDatabase(config, {
+    logger: logger.child({ part: 'db' }),
+    // The server owns the embedded database it runs on; a worker or the CLI reuses a running server's, and stops it
+    // on exit only if it started it. Neither creates one: pointed at the wrong DATA_DIR they must fail, not work
+    // on an empty database.
+    stopEmbedded: role === 'server' ? 'always' : 'if-started-here',
+    createEmbedded: overrides.createEmbedded ?? role === 'server',
+    timeouts: config.databaseTimeouts,
+    ...(role === 'admin' && { maxConnections: 2 }),
+  });
+}
