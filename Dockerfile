@@ -29,7 +29,11 @@ COPY --from=build /app/docs-dist docs-dist
 COPY openapi/v1.yaml openapi/v1.yaml
 # The dashboard's own stylesheet and script (read at start, served with content hashes; Pico and htmx come from node_modules).
 COPY src/dashboard/shared/assets src/dashboard/shared/assets
-# The node image's unprivileged user; the service writes nothing to disk when DATABASE_URL is set.
+# The scan journal (SCAN_JOURNAL_DIR, default DATA_DIR/journal = /app/data/journal) is the one thing the service
+# writes to disk when DATABASE_URL is set: scans answered while PostgreSQL does not commit. /app belongs to root, so
+# the folder is made here for the node user; compose.yaml mounts a volume on it so the journal outlives the container.
+RUN mkdir -p /app/data/journal && chown -R node:node /app/data
+# The node image's unprivileged user.
 USER node
 EXPOSE 3000
 # No curl in slim images: Node's own fetch asks /healthz (200 while the process serves).

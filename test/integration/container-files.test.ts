@@ -59,7 +59,10 @@ describe('the container image and compose files', () => {
   const runtime = stages.at(-1)!;
   const runtimeArgs = (op: string) => runtime.instructions.filter((each) => each.op === op).map((each) => each.args);
   const compose = yaml.load(read('compose.yaml')) as {
-    services: Record<string, { image?: string; build?: string; depends_on?: Record<string, { condition: string }>; healthcheck?: unknown; environment?: Record<string, string> }>;
+    services: Record<
+      string,
+      { image?: string; build?: string; depends_on?: Record<string, { condition: string }>; healthcheck?: unknown; environment?: Record<string, string>; volumes?: string[] }
+    >;
   };
 
   it('builds in one stage and runs from a slim Node 20 image in another', () => {
@@ -108,6 +111,18 @@ describe('the container image and compose files', () => {
     expect(sources).toContain('src/qr/render-worker.ts'); // the image render thread loads the built .js, not tsx
     const missing = sources.flatMap((source) => runtimePackages(source).filter((name) => !(name in dependencies)).map((name) => `${source}: ${name}`));
     expect(missing).toEqual([]);
+  });
+
+  it('gives the scan journal a folder the service user can write, on a volume that outlives the container', () => {
+    // Where the service journals by default in the image (config.ts: DATA_DIR/journal, DATA_DIR ./data, WORKDIR /app).
+    const workdir = runtimeArgs('WORKDIR').at(-1);
+    expect(workdir).toBe('/app');
+    const journal = '/app/data/journal';
+    const user = runtimeArgs('USER').at(-1)!;
+    const made = runtimeArgs('RUN').find((args) => args.includes(`mkdir -p ${journal}`));
+    expect(made, 'the runtime stage makes the journal folder').toBeDefined();
+    expect(made).toMatch(new RegExp(`chown -R ${user}(:${user})? /app/data\\b`));
+    expect(compose.services.qroute?.volumes ?? []).toContainEqual(expect.stringMatching(new RegExp(`^[\\w-]+:${journal}$`)));
   });
 
   it('runs PostgreSQL 17 with a healthcheck, and qroute once it is healthy, with DATABASE_URL and WEBHOOK_SECRET_KEY', () => {
