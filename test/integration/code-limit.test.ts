@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAccount, setCodeLimit } from '../../src/accounts/account-service.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, rawRequest, startTestApp, type TestApp } from '../support/test-app.js';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, rawRequest, type TestApp, useTestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
 let appA: TestApp;
 let appB: TestApp;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  appA = await startTestApp(database);
-  appB = await startTestApp(database);
-});
-afterAll(async () => {
-  await appA?.close();
-  await appB?.close();
-  await database?.destroy();
+useTestApp(async (started) => {
+  ({ database, app: appA } = started);
+  appB = await started.startAnother();
 });
 
 const body = JSON.stringify({ name: 'limited', url: 'https://example.com/' });

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { createTypedCode } from '../../src/codes/typed-code.js';
 import { CODE_TYPE_NAMES, type CodeTypeName } from '../../src/codes/types/index.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { TestDatabase } from '../support/database.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import { createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 import { storedExample } from '../support/code-type-examples.js';
 import { pdf, png, storeSampleFile } from '../support/sample-files.js';
 import { deleteFile, findLiveFile } from '../../src/files/file-records.js';
@@ -17,16 +17,11 @@ let database: TestDatabase;
 let app: TestApp;
 let owner: TestAccount;
 
+// No worker: the outbox rows stay as the scan wrote them.
+useTestApp((started) => ({ database, app } = started), { webhookWorker: false });
 beforeAll(async () => {
-  database = await createTestDatabase();
-  // No worker: the outbox rows stay as the scan wrote them.
-  app = await startTestApp(database, { webhookWorker: false });
   owner = await createTestAccount(database.db, app);
   await setWebhook(database.db, app.box, { accountId: owner.accountId, url: 'http://127.0.0.1:9/hook', allowPrivate: true });
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
 });
 
 async function create(type: CodeTypeName, given?: unknown) {

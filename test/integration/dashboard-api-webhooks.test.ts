@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, listApiKeys } from '../../src/accounts/api-keys.js';
 import { getWebhook, revealWebhookSecret } from '../../src/webhooks/webhook-settings.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, dashboardHttp, startDashboardApp, type DashboardHttp, type TestPerson } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import { rawRequest, type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -17,10 +17,9 @@ let ownerHttp: DashboardHttp;
 /** Another Business account with a key and a delivery, which `owner` must never reach. */
 let other: { person: TestPerson; keyId: string; apiKey: string; deliveryId: string };
 
+// No worker: deliveries here are made by "Send test event" in the request itself.
+useDashboardApp((started) => ({ database, app } = started), { webhookWorker: false });
 beforeAll(async () => {
-  database = await createTestDatabase();
-  // No worker: deliveries here are made by "Send test event" in the request itself.
-  app = await startDashboardApp(database, { webhookWorker: false });
   receiver = await startWebhookReceiver();
   owner = await createPerson(database.db);
   ownerHttp = await dashboardHttp(app, owner);
@@ -38,9 +37,7 @@ beforeAll(async () => {
   other = { person, keyId: key.id, apiKey: key.key, deliveryId: deliveryId! };
 });
 afterAll(async () => {
-  await app?.close();
   await receiver?.close();
-  await database?.destroy();
 });
 
 describe('API & webhooks: who may open it', () => {

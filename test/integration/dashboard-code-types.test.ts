@@ -3,8 +3,8 @@ import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { listDestinationChanges } from '../../src/codes/index.js';
 import { CODE_TYPE_NAMES, type CodeTypeName } from '../../src/codes/types/index.js';
 import { findLiveFile } from '../../src/files/file-records.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, dashboardHttp, startDashboardApp, type DashboardHttp, type TestPerson } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import { mp3, pdf, png } from '../support/sample-files.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
@@ -24,18 +24,15 @@ let person: TestPerson;
 let http: DashboardHttp;
 let secret: string;
 
+useDashboardApp((started) => ({ database, app } = started), {}, { webhooks: { worker: { pollIntervalMs: 100 } } });
 beforeAll(async () => {
-  database = await createTestDatabase();
   receiver = await startWebhookReceiver();
-  app = await startDashboardApp(database, {}, { webhooks: { worker: { pollIntervalMs: 100 } } });
   person = await createPerson(database.db);
   http = await dashboardHttp(app, person);
   secret = (await setWebhook(database.db, app.box, { accountId: person.accountId, url: receiver.url, allowPrivate: true })).secret!;
 });
 afterAll(async () => {
-  await app?.close();
   await receiver?.close();
-  await database?.destroy();
 });
 
 /** A crawler (isbot says so: not counted, no webhook) that ua-parser still sees as iOS, for the APP redirect. */

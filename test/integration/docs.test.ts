@@ -2,10 +2,10 @@ import { execFile as execFileCallback } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_PATH, PROJECT_ROOT } from '../../src/paths.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import type { TestDatabase } from '../support/database.js';
+import { type TestApp, useTestApp } from '../support/test-app.js';
 
 const execFile = promisify(execFileCallback);
 let database: TestDatabase;
@@ -13,13 +13,8 @@ let app: TestApp;
 
 beforeAll(async () => {
   await execFile('npm', ['run', '--silent', 'docs'], { cwd: PROJECT_ROOT }); // what `npm start` does first
-  database = await createTestDatabase();
-  app = await startTestApp(database);
 }, 120_000);
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
-});
+useTestApp((started) => ({ database, app } = started));
 
 describe('the contract and the docs portal', () => {
   it('serves the contract as written at /api/v1/openapi.yaml, without a key', async () => {

@@ -8,24 +8,21 @@ import { createDesignTemplate } from '../../src/designs/index.js';
 import { DEFAULT_DESIGN } from '../../src/qr/design/design.js';
 import { createImportJob, type ImportJob } from '../../src/imports/import-job.js';
 import { storedExample } from '../support/code-type-examples.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, dashboardHttp, startDashboardApp, type DashboardHttp, type TestPerson } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import type { TestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
 let app: TestApp;
 let job: ImportJob;
 
+useDashboardApp((started) => ({ database, app } = started), { webhookWorker: false });
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startDashboardApp(database, { webhookWorker: false });
   job = createImportJob({ db: database.db, logger: pino({ level: 'silent' }), siteUrl: app.config.siteUrl, intervalMs: 50 });
   job.start();
 });
 afterAll(async () => {
   await job?.stop();
-  await app?.close();
-  await database?.destroy();
 });
 
 async function upload(http: DashboardHttp, name: string, bytes: Buffer | string): Promise<Response> {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { pruneExpired } from '../../src/maintenance/prune.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { type TestDatabase, useTestDatabase } from '../support/database.js';
 
 const RETENTION = { webhookDeliveryDays: 30, scanDays: undefined };
 
@@ -10,12 +10,9 @@ describe('pruning imports', () => {
   let database: TestDatabase;
   let accountId: string;
 
+  useTestDatabase((created) => (database = created));
   beforeAll(async () => {
-    database = await createTestDatabase();
     accountId = (await createAccount(database.db, { name: 'Acme', plan: 'business' })).id;
-  });
-  afterAll(async () => {
-    await database?.destroy();
   });
 
   async function anImport(id: string, status: 'checked' | 'done' | 'queued', hoursAgo: number, rows = 3): Promise<void> {

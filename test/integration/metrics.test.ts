@@ -11,7 +11,7 @@ import { listen, type RunningServer } from '../../src/server.js';
 import { startServiceProcess, type ServiceProcess } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { SecretBox } from '../../src/webhooks/secret-box.js';
-import { rawRequest, startTestApp, createTestAccount, TEST_WEBHOOK_SECRET_KEY, type TestApp } from '../support/test-app.js';
+import { createTestAccount, rawRequest, startTestApp, TEST_WEBHOOK_SECRET_KEY, type TestApp, useTestApp } from '../support/test-app.js';
 import { scan } from '../support/scan.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -22,17 +22,19 @@ let app: TestApp;
 let unconfigured: TestApp;
 let receiver: WebhookReceiver;
 
+useTestApp(
+  async (started) => {
+    ({ database, app } = started);
+    unconfigured = await started.startAnother({ webhookWorker: false });
+  },
+  { metricsToken: TOKEN },
+  { tuning: { webhooks: { worker: { pollIntervalMs: 100 } } } },
+);
 beforeAll(async () => {
-  database = await createTestDatabase();
   receiver = await startWebhookReceiver();
-  app = await startTestApp(database, { metricsToken: TOKEN }, { webhooks: { worker: { pollIntervalMs: 100 } } });
-  unconfigured = await startTestApp(database, { webhookWorker: false });
 });
 afterAll(async () => {
-  await app?.close();
-  await unconfigured?.close();
   await receiver?.close();
-  await database?.destroy();
 });
 
 function getMetrics(origin: string, authorization?: string): Promise<Response> {

@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { pruneExpired } from '../../src/maintenance/prune.js';
 import { createInvitation } from '../../src/people/invitations.js';
 import { hashLinkToken } from '../../src/people/tokens.js';
 import { createSession } from '../../src/people/sessions.js';
 import { insertUser } from '../../src/people/users.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { type TestDatabase, useTestDatabase } from '../support/database.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -20,15 +20,12 @@ describe('pruning what people leave behind', () => {
   let accountId: string;
   let userId: string;
 
+  useTestDatabase((created) => (database = created));
   beforeAll(async () => {
-    database = await createTestDatabase();
     db = database.db;
     accountId = (await createAccount(db, { name: 'Acme', plan: 'business' })).id;
     // The hash is never checked here: no need to spend an argon2 hash on it.
     userId = (await insertUser(db, { accountId, email: 'owner@example.com', role: 'owner', passwordHash: 'x' })).id;
-  });
-  afterAll(async () => {
-    await database?.destroy();
   });
 
   async function sessionCreated(msAgo: number, lastSeenMsAgo: number): Promise<string> {

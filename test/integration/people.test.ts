@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, InvalidAccountNameError, parseAccountName } from '../../src/accounts/account-service.js';
 import {
   EmailTakenError,
@@ -41,7 +41,7 @@ import {
   removeUser,
   setUserRole,
 } from '../../src/people/users.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { type TestDatabase, useTestDatabase } from '../support/database.js';
 
 const SITE = 'https://qr.test';
 const PASSWORD = 'correct horse battery';
@@ -60,13 +60,10 @@ describe('people', () => {
   /** A fresh, unused email per call, so tests do not collide on the global unique email. */
   const freshEmail = () => `person${++serial}-${Date.now()}@example.com`;
 
+  useTestDatabase((created) => (database = created));
   beforeAll(async () => {
-    database = await createTestDatabase();
     db = database.db;
     accountId = (await createAccount(db, { name: 'Acme & Co <b>', plan: 'business' })).id;
-  });
-  afterAll(async () => {
-    await database?.destroy();
   });
 
   describe('email addresses', () => {

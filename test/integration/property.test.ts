@@ -1,9 +1,10 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodyProblems, operations, type Operation } from '../support/contract.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { TestDatabase } from '../support/database.js';
 import { rawHttp } from '../support/raw-http.js';
-import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
+import { createTestAccount, type TestApp, useTestApp } from '../support/test-app.js';
+import { createTestCode } from '../support/factories.js';
 
 /**
  * Property tests over what a client controls: any query string on any operation, any JSON body on the operations
@@ -17,20 +18,14 @@ let app: TestApp;
 let callers: Array<{ apiKey: string; codeId: string }>;
 let turn = 0;
 
+useTestApp((started) => ({ database, app } = started), { webhookWorker: false });
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database, { webhookWorker: false });
   callers = [];
   for (let i = 0; i < 12; i++) {
     const account = await createTestAccount(database.db, app);
-    const { data } = await account.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-    callers.push({ apiKey: account.apiKey, codeId: data!.data.id });
+    callers.push({ apiKey: account.apiKey, codeId: (await createTestCode(account)).id });
   }
 }, 60_000);
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
-});
 
 const RUNS = 600;
 

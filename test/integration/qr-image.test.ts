@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, rawRequest, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, rawRequest, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
+import { createTestCode } from '../support/factories.js';
 
 // jsqr is CommonJS with an ESM-style default in its typings; require gives the function under either view.
 const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
@@ -12,17 +13,11 @@ let app: TestApp;
 let owner: TestAccount;
 let code: { id: string; slug: string; shortUrl: string };
 
+// A host long enough that upper-casing matters: at ecc M the lower-case URL needs version 3, upper-case fits 2.
+useTestApp((started) => ({ database, app } = started), { siteUrl: 'https://qr.example.com' });
 beforeAll(async () => {
-  database = await createTestDatabase();
-  // A host long enough that upper-casing matters: at ecc M the lower-case URL needs version 3, upper-case fits 2.
-  app = await startTestApp(database, { siteUrl: 'https://qr.example.com' });
   owner = await createTestAccount(database.db, app);
-  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-  code = data!.data;
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
+  code = await createTestCode(owner);
 });
 
 async function image(query: string, headers: Record<string, string> = {}) {

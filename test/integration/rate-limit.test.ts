@@ -1,22 +1,16 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, rawRequest, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, rawRequest, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
 let appA: TestApp;
 let appB: TestApp;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  // Two instances on one database, as behind a load balancer.
-  appA = await startTestApp(database);
-  appB = await startTestApp(database);
-});
-afterAll(async () => {
-  await appA?.close();
-  await appB?.close();
-  await database?.destroy();
+// Two instances on one database, as behind a load balancer.
+useTestApp(async (started) => {
+  ({ database, app: appA } = started);
+  appB = await started.startAnother();
 });
 
 const createBody = JSON.stringify({ name: 'burst', url: 'https://example.com/burst' });

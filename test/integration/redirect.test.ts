@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
 
@@ -11,16 +11,10 @@ let app: TestApp;
 let second: TestApp;
 let owner: TestAccount;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database);
-  second = await startTestApp(database); // another instance on the same database, with its own cache
+useTestApp(async (started) => {
+  ({ database, app } = started);
+  second = await started.startAnother(); // another instance on the same database, with its own cache
   owner = await createTestAccount(database.db, app);
-});
-afterAll(async () => {
-  await app?.close();
-  await second?.close();
-  await database?.destroy();
 });
 
 

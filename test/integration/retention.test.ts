@@ -1,22 +1,17 @@
 import { sql } from 'kysely';
 import { foldScans } from '../../src/analytics/scan-rollup.js';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/database.js';
 import { createPruningJob } from '../../src/maintenance/pruning-job.js';
 import { pruneExpired } from '../../src/maintenance/prune.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { type TestDatabase, useTestDatabase } from '../support/database.js';
 
 const DAY = 24 * 3600 * 1000;
 
 describe('pruning expired rows', () => {
   let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database?.destroy();
-  });
+  useTestDatabase((created) => (database = created));
 
   beforeEach(async () => {
     await sql`truncate accounts, qr_codes, qr_code_scan_increments, scan_groups, webhook_deliveries, webhook_attempts, idempotency_keys, write_rate_events, scan_batches cascade`.execute(database.db);

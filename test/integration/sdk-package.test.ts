@@ -11,8 +11,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 
 const execFile = promisify(execFileCallback);
 const NODE_MODULES = path.join(PROJECT_ROOT, 'node_modules');
@@ -22,15 +22,12 @@ let app: TestApp;
 let work: string;
 let tarball: string;
 
+useTestApp((started) => ({ database, app } = started));
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database);
   work = await mkdtemp(path.join(tmpdir(), 'qroute-sdk-package-'));
   tarball = await packSdk(work);
 }, 120_000);
 afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
   if (work) await rm(work, { recursive: true, force: true });
 });
 

@@ -2,12 +2,12 @@ import { execFile as execFileCallback, spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { QrouteError, verifyWebhook } from '../../sdk/src/index.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { freePort } from '../../src/net.js';
 import { scan } from '../support/scan.js';
@@ -17,16 +17,11 @@ const execFile = promisify(execFileCallback);
 let database: TestDatabase;
 let app: TestApp;
 
+useTestApp((started) => ({ database, app } = started), {}, { tuning: { webhooks: { worker: { pollIntervalMs: 100 } } } });
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database, {}, { webhooks: { worker: { pollIntervalMs: 100 } } });
   // The README example and the package check import the built SDK, as a user would.
   await execFile('npm', ['run', '--silent', 'build:sdk'], { cwd: PROJECT_ROOT });
 }, 120_000);
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
-});
 
 describe('the SDK against a live server', () => {
   it('creates, lists all, changes, pauses, reads scans and deletes, with typed errors', async () => {

@@ -3,11 +3,12 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_DIR, PROJECT_ROOT } from '../../src/paths.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { TestDatabase } from '../support/database.js';
 import { rawHttp } from '../support/raw-http.js';
-import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
+import { createTestAccount, type TestApp, useTestApp } from '../support/test-app.js';
+import { createTestCode } from '../support/factories.js';
 
 const execFile = promisify(execFileCallback);
 let database: TestDatabase;
@@ -18,19 +19,17 @@ let apiKey: string;
 
 beforeAll(async () => {
   if (!existsSync(path.join(DOCS_DIR, 'index.html'))) await execFile('npm', ['run', '--silent', 'docs'], { cwd: PROJECT_ROOT });
-  database = await createTestDatabase();
-  httpsApp = await startTestApp(database, { siteUrl: 'https://qr.test', webhookWorker: false });
-  httpApp = await startTestApp(database, { siteUrl: 'http://qr.test', webhookWorker: false });
-  const account = await createTestAccount(database.db, httpsApp);
-  apiKey = account.apiKey;
-  const { data } = await account.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-  slug = data!.data.slug;
 }, 120_000);
-afterAll(async () => {
-  await httpsApp?.close();
-  await httpApp?.close();
-  await database?.destroy();
-});
+useTestApp(
+  async (started) => {
+    ({ database, app: httpsApp } = started);
+    httpApp = await started.startAnother({ siteUrl: 'http://qr.test', webhookWorker: false });
+    const account = await createTestAccount(database.db, httpsApp);
+    apiKey = account.apiKey;
+    slug = (await createTestCode(account)).slug;
+  },
+  { siteUrl: 'https://qr.test', webhookWorker: false },
+);
 
 /** One request of every kind the server answers: API success and errors, health, docs, contract, short links. */
 const requests = (): Array<[string, { method: string; path: string; headers?: Record<string, string>; body?: string }]> => [

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, rawRequest, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, rawRequest, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { scan } from '../support/scan.js';
 
@@ -11,15 +11,8 @@ let database: TestDatabase;
 let app: TestApp;
 let target: WebhookReceiver;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database, {}, {
-    webhooks: { retryPolicy: { delaysMs: [50], jitter: (ms) => ms }, timeouts: { connectMs: 1_000, totalMs: 20_000 }, worker: { pollIntervalMs: 100 } },
-  });
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
+useTestApp((started) => ({ database, app } = started), {}, {
+  tuning: { webhooks: { retryPolicy: { delaysMs: [50], jitter: (ms) => ms }, timeouts: { connectMs: 1_000, totalMs: 20_000 }, worker: { pollIntervalMs: 100 } } },
 });
 afterEach(async () => {
   await target?.close();

@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { rotateWebhookSecret, setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { getDelivery, redeliver } from '../../src/webhooks/delivery-service.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import type { TestDatabase } from '../support/database.js';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 import { standardHeaders, startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { scan } from '../support/scan.js';
 
@@ -15,15 +15,8 @@ let database: TestDatabase;
 let app: TestApp;
 const receivers: WebhookReceiver[] = [];
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await startTestApp(database, {}, {
-    webhooks: { retryPolicy: FAST_RETRIES, timeouts: { connectMs: 1_000, totalMs: 1_000 }, worker: { pollIntervalMs: 100 } },
-  });
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.destroy();
+useTestApp((started) => ({ database, app } = started), {}, {
+  tuning: { webhooks: { retryPolicy: FAST_RETRIES, timeouts: { connectMs: 1_000, totalMs: 1_000 }, worker: { pollIntervalMs: 100 } } },
 });
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
