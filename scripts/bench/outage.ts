@@ -1,6 +1,7 @@
 /**
  * `BENCH_PARTS=outage npm run bench`: what a PostgreSQL outage does to redirects and how long answered scans live
- * only in memory. Runs qroute in this process (to read its recorder) against an embedded PostgreSQL of its own,
+ * only in memory. Runs qroute in this process (to read its recorder), built as `npm start` builds it but with the
+ * scan journal off, against an embedded PostgreSQL of its own,
  * under a steady scan load from autocannon in another process; stops PostgreSQL (`pg_ctl stop -m fast`) for
  * OUTAGE_SECONDS, starts it again, and reports:
  *   - the status of every request during the run (all must be 302),
@@ -8,22 +9,17 @@
  *     again ("live") and the memory was empty,
  *   - whether every 302 has its scan (lost must be 0).
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createApiKey } from '../../src/accounts/api-keys.js';
-import { createApp, createRequestListener } from '../../src/app.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
-import { loadConfig } from '../../src/config.js';
 import { createDatabase, migrateToLatest } from '../../src/db/database.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
-import { createRedirect } from '../../src/redirect/index.js';
-import { SecretBox } from '../../src/webhooks/secret-box.js';
-import { listen } from '../../src/server.js';
+import { startBenchServer } from './bench-server.js';
 import { load } from './processes.js';
 
 export async function benchOutage(options: { rate: number; outageSeconds: number }): Promise<string[]> {
@@ -32,10 +28,9 @@ export async function benchOutage(options: { rate: number; outageSeconds: number
   let postgres = await startEmbeddedPostgres(dataDir, logger);
   const db = createDatabase(postgres.localConnectionString(), { logger });
   await migrateToLatest(db, logger);
-  const config = { ...loadConfig({}), logLevel: 'silent' };
-  const redirect = createRedirect({ db, connectionString: postgres.localConnectionString(), logger });
-  await redirect.start();
-  const server = await listen(createRequestListener(createApp({ config, db, logger, box: new SecretBox(randomBytes(32)) }), redirect.handler), 0, '127.0.0.1');
+  // The journal off (SCAN_JOURNAL_MAX_MB=0): what this measures is how many scans the outage leaves in memory only.
+  const service = await startBenchServer({ db, connectionString: postgres.localConnectionString() }, { tempDir: dataDir, journalMaxBytes: 0, logger });
+  const { redirect } = service;
   try {
     const account = await createAccount(db, { name: 'bench', plan: 'business' });
     // Codes are made by someone: here by a key, as if through the API (the history records it).
@@ -44,7 +39,7 @@ export async function benchOutage(options: { rate: number; outageSeconds: number
     const before = 3;
     const after = 12;
     const seconds = before + options.outageSeconds + after;
-    const running = load(`http://127.0.0.1:${server.port}/r/${code.slug}`, 50, seconds, options.rate);
+    const running = load(`${service.origin}/r/${code.slug}`, 50, seconds, options.rate);
 
     let peakInMemory = 0;
     const sampler = setInterval(() => (peakInMemory = Math.max(peakInMemory, redirect.recorder.backlog)), 10);
@@ -74,8 +69,7 @@ export async function benchOutage(options: { rate: number; outageSeconds: number
       `  every 302 has its scan: ${counted >= answered && redirect.recorder.stats.dropped === 0 ? 'yes' : 'NO'}`,
     ];
   } finally {
-    await server.close(0);
-    await redirect.stop(1_000);
+    await service.stop(1_000);
     await db.destroy();
     await postgres.stop();
     await fs.rm(dataDir, { recursive: true, force: true });
