@@ -1,13 +1,13 @@
 /**
  * `npx tsx scripts/bench/frozen-lookup.ts`: how long a redirect of a cached code takes while PostgreSQL is frozen
- * (SIGSTOP of the postmaster and every backend: connections accepted, never answered), with the production
- * settings (10 s cache TTL, 1.5 s lookup timeout, default pool timeouts). One client scans one code in a loop,
- * FREEZE_SECONDS long (default 20); reported: the median and the slowest redirect in the first 10 s of the freeze
- * (cache entries still fresh) and after (they expired: each scan asks the database), how many waited over a
- * second (the first scan waits for the scan recorder's commit timeout, 2 s; the first lookup after the entry
- * expired, a little before the 10 s mark, for the lookup timeout), and how many answered 302.
+ * (SIGSTOP of the postmaster and every backend: connections accepted, never answered), with the service built as
+ * `npm start` builds it and the production settings (10 s cache TTL, 1.5 s lookup timeout, default pool timeouts,
+ * the scan journal on). One client scans one code in a loop, FREEZE_SECONDS long (default 20); reported: the median
+ * and the slowest redirect in the first 10 s of the freeze (cache entries still fresh) and after (they expired: each
+ * scan asks the database), how many waited over a second (the first scan waits for the scan recorder's commit
+ * timeout, 2 s; the first lookup after the entry expired, a little before the 10 s mark, for the lookup timeout),
+ * and how many answered 302.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,14 +16,10 @@ import { promisify } from 'node:util';
 import pino from 'pino';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createApiKey } from '../../src/accounts/api-keys.js';
-import { createApp, createRequestListener } from '../../src/app.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
-import { loadConfig } from '../../src/config.js';
 import { createDatabase, migrateToLatest } from '../../src/db/database.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
-import { createRedirect } from '../../src/redirect/index.js';
-import { listen } from '../../src/server.js';
-import { SecretBox } from '../../src/webhooks/secret-box.js';
+import { startBenchServer } from './bench-server.js';
 import { cleanUpWhenInterrupted } from './processes.js';
 
 const execFile = promisify(execFileCallback);
@@ -47,14 +43,12 @@ const cleanUp = cleanUpWhenInterrupted(async () => {
 try {
   const db = createDatabase(postgres.localConnectionString(), { logger });
   await migrateToLatest(db, logger);
-  const config = { ...loadConfig({}), logLevel: 'silent' };
-  const redirect = createRedirect({ db, connectionString: postgres.localConnectionString(), logger });
-  await redirect.start();
-  const server = await listen(createRequestListener(createApp({ config, db, logger, box: new SecretBox(randomBytes(32)) }), redirect.handler), 0, '127.0.0.1');
+  // With the scan journal on, as in production: scans answered without a commit are journaled before their 302.
+  const service = await startBenchServer({ db, connectionString: postgres.localConnectionString() }, { tempDir: dataDir, logger });
   const account = await createAccount(db, { name: 'bench', plan: 'business' });
   const maker = await createApiKey(db, account.id);
   const { code } = await createQrCode(db, { accountId: account.id, name: 'frozen poster', destinationUrl: 'https://example.com/', actor: { kind: 'api_key', apiKeyId: maker.id } });
-  const url = `http://127.0.0.1:${server.port}/r/${code.slug}`;
+  const url = `${service.origin}/r/${code.slug}`;
   await fetch(url, { redirect: 'manual' }); // cached
 
   const postmaster = Number((await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
@@ -82,8 +76,7 @@ try {
   console.log(`  after (cache expired):  ${stats(expired)}`);
   console.log(`  waited over 1 s: ${[...fresh, ...expired].filter((ms) => ms > 1_000).length}`);
   console.log(`  answered 302: ${redirected} of ${fresh.length + expired.length}`);
-  await server.close(0);
-  await redirect.stop(5_000);
+  await service.stop(5_000);
   await db.destroy();
 } finally {
   await cleanUp();
