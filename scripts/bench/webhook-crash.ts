@@ -33,16 +33,13 @@ import pino from 'pino';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createApiKey } from '../../src/accounts/api-keys.js';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
-import { createApp, createRequestListener } from '../../src/app.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
-import { loadConfig } from '../../src/config.js';
 import { createDatabase, migrateToLatest } from '../../src/db/database.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { loadBinaries, run, unprivilegedUser } from '../../src/db/embedded-postgres-process.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
-import { createRedirect } from '../../src/redirect/index.js';
-import { listen } from '../../src/server.js';
 import { SecretBox } from '../../src/webhooks/secret-box.js';
+import { startBenchServer } from './bench-server.js';
 import { load } from './processes.js';
 
 export async function benchWebhookCrash(options: { rate: number; downSeconds: number }): Promise<string[]> {
@@ -53,10 +50,11 @@ export async function benchWebhookCrash(options: { rate: number; downSeconds: nu
   await migrateToLatest(db, logger);
   const key = randomBytes(32);
   const box = new SecretBox(key);
-  const config = { ...loadConfig({}), logLevel: 'silent' };
-  const redirect = createRedirect({ db, connectionString: postgres.localConnectionString(), logger });
-  await redirect.start();
-  const server = await listen(createRequestListener(createApp({ config, db, logger, box }), redirect.handler), 0, '127.0.0.1');
+  // No webhook worker in this process: the standalone one below is the only one delivering. The scan journal off, as
+  // before: the scans answered during a crash (a few thousand) wait in memory and reach the database, with their
+  // deliveries, either way; what the journal does across an outage is journal-outage.ts's to measure.
+  const service = await startBenchServer({ db, connectionString: postgres.localConnectionString() }, { tempDir: dataDir, journalMaxBytes: 0, logger, webhookWorker: false, box });
+  const { redirect } = service;
   const receiver = await startCountingReceiver();
   let workerOutput = '';
   const worker = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
@@ -83,7 +81,7 @@ export async function benchWebhookCrash(options: { rate: number; downSeconds: nu
       await sleep(50);
     }
     const pending = async () => Number((await sql<{ n: string }>`select count(*) as n from webhook_deliveries where status = 'pending'`.execute(db)).rows[0]!.n);
-    const target = `http://127.0.0.1:${server.port}/r/${code.slug}`;
+    const target = `${service.origin}/r/${code.slug}`;
 
     /** Crashes PostgreSQL now, restarts it after `downSeconds`, and counts once every delivery is done. */
     const crashAndCount = async (label: string, roundStart: Date, loading: Promise<unknown>): Promise<string[]> => {
@@ -148,8 +146,7 @@ export async function benchWebhookCrash(options: { rate: number; downSeconds: nu
     worker.kill('SIGCONT');
     worker.kill('SIGKILL');
     await receiver.close();
-    await server.close(0);
-    await redirect.stop(1_000);
+    await service.stop(1_000);
     await db.destroy();
     await postgres.stop();
     await fs.rm(dataDir, { recursive: true, force: true });
