@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import yaml from 'js-yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freePort } from '../../src/net.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import type { TestDatabase } from '../support/database.js';
+import { type TestApp, useTestApp } from '../support/test-app.js';
 
 const execFile = promisify(execFileCallback);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -138,14 +138,7 @@ describe('the container image and compose files', () => {
   describe('HEALTHCHECK, run as Docker runs it', () => {
     let database: TestDatabase;
     let app: TestApp;
-    beforeAll(async () => {
-      database = await createTestDatabase();
-      app = await startTestApp(database);
-    });
-    afterAll(async () => {
-      await app?.close();
-      await database?.destroy();
-    });
+    useTestApp((started) => ({ database, app } = started));
 
     function healthcheck(port: string): Promise<number> {
       const [instruction] = runtimeArgs('HEALTHCHECK');

@@ -11,7 +11,7 @@ import { accountStorageUsed, deleteFile } from '../../src/files/file-records.js'
 import { serveFile } from '../../src/files/serve-file.js';
 import { type FileLimits, storeFile } from '../../src/files/store-file.js';
 import type { FileKind } from '../../src/db/schema/files.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { type TestDatabase, useTestDatabase } from '../support/database.js';
 import { ftyp, mp3, pdf, png, streamedMp4 } from '../support/sample-files.js';
 
 const MB = 1024 * 1024;
@@ -21,8 +21,8 @@ let database: TestDatabase;
 let server: Server;
 let base: string;
 
+useTestDatabase((created) => (database = created));
 beforeAll(async () => {
-  database = await createTestDatabase();
   const app = express();
   // The dashboard's shape: the signed-in account scopes the lookup (here from a header).
   app.get('/files/:id', (req, res) =>
@@ -34,7 +34,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   server?.close();
-  await database?.destroy();
 });
 
 async function newAccount(): Promise<string> {

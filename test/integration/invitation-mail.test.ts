@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { INVITATION_MAILS_PER_ACCOUNT, INVITATION_MAILS_PER_ACCOUNT_RECIPIENT, INVITATION_MAILS_PER_RECIPIENT } from '../../src/people/invitation-limit.js';
 import { listPendingInvitations } from '../../src/people/invitations.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createPerson, dashboardHttp, type DashboardHttp, startDashboardApp } from '../support/dashboard.js';
+import type { TestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp, type DashboardHttp, useDashboardApp } from '../support/dashboard.js';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -12,17 +12,18 @@ let catcher: MailCatcher;
 /** Two instances on one database and one mail server: the limits must hold across them. */
 let apps: TestApp[];
 
+// The mail catcher is started first: the apps are configured with its URL.
 beforeAll(async () => {
-  database = await createTestDatabase();
   catcher = await startMailCatcher();
-  const config = { dashboard: { ...loadConfig({}).dashboard, smtpUrl: catcher.url } };
-  apps = [await startDashboardApp(database, config), await startDashboardApp(database, config)];
 });
 afterAll(async () => {
-  for (const app of apps ?? []) await app.close();
   await catcher?.close();
-  await database?.destroy();
 });
+const mailingConfig = () => ({ dashboard: { ...loadConfig({}).dashboard, smtpUrl: catcher.url } });
+useDashboardApp(async (started) => {
+  database = started.database;
+  apps = [started.app, await started.startAnother(mailingConfig())];
+}, mailingConfig);
 beforeEach(() => {
   catcher.mails.length = 0;
 });

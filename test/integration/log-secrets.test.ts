@@ -6,7 +6,7 @@ import { createLogger } from '../../src/logger.js';
 import { LINK_TOKEN_PATHS, newLinkToken } from '../../src/people/tokens.js';
 import { listen, type RunningServer } from '../../src/server.js';
 import { SecretBox } from '../../src/webhooks/secret-box.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { type TestDatabase, useTestDatabase } from '../support/database.js';
 import { rawHttp } from '../support/raw-http.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../support/test-app.js';
 
@@ -15,8 +15,9 @@ let database: TestDatabase;
 let server: RunningServer;
 const lines: string[] = [];
 
+useTestDatabase((created) => (database = created));
+// Its own app, not startTestApp's: the point is main's logger (createLogger), which test apps replace by a silent one.
 beforeAll(async () => {
-  database = await createTestDatabase();
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
       lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
@@ -29,7 +30,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close(0);
-  await database?.destroy();
 });
 
 it('request logs hold no CSRF token of an upload URL and no invitation or password-reset token', async () => {

@@ -1,9 +1,10 @@
 import net from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { type TestDatabase, useTestDatabase } from '../support/database.js';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import { createTestCode } from '../support/factories.js';
 
 // What one client can do to everyone else through GET /qrcodes/{id}/image: a 4096-pixel PNG used to cost
 // about a second and a half of main-thread CPU, was never limited, and went on rendering after the client left.
@@ -13,12 +14,10 @@ const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebK
 let database: TestDatabase;
 const apps: TestApp[] = [];
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
+useTestDatabase((created) => (database = created));
+// Apps are started per test with the image limits it checks (startApp), and closed before the database goes.
 afterAll(async () => {
   for (const app of apps) await app.close();
-  await database?.destroy();
 });
 
 async function startApp(imageReads: Partial<Config['imageReads']>): Promise<TestApp> {
@@ -27,10 +26,7 @@ async function startApp(imageReads: Partial<Config['imageReads']>): Promise<Test
   return app;
 }
 
-async function createCode(account: TestAccount): Promise<{ id: string; slug: string }> {
-  const { data } = await account.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-  return data!.data;
-}
+const createCode = (account: TestAccount) => createTestCode(account);
 
 function imageUrl(app: TestApp, codeId: string, query: string): string {
   return `${app.apiUrl}/qrcodes/${codeId}/image${query}`;

@@ -1,38 +1,24 @@
 import net from 'node:net';
-import { SecretBox } from '../../src/webhooks/secret-box.js';
-import { TEST_WEBHOOK_SECRET_KEY } from '../support/test-app.js';
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/account-service.js';
-import { createApiKey } from '../../src/accounts/api-keys.js';
-import { createApp, createRequestListener } from '../../src/app.js';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createRedirect, type Redirect } from '../../src/redirect/index.js';
-import { listen, type RunningServer } from '../../src/server.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 
 const HEADERS_MS = 400;
 const REQUEST_MS = 1_000;
 
-let database: TestDatabase;
-let redirect: Redirect;
-let server: RunningServer;
+let app: TestApp;
 let apiKey: string;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  const logger = pino({ level: 'silent' });
-  const config = { ...loadConfig({ HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS) }), logLevel: 'silent' };
-  redirect = createRedirect({ db: database.db, connectionString: database.connectionString, logger });
-  await redirect.start();
-  apiKey = (await createApiKey(database.db, (await createAccount(database.db, { name: 'Slow', plan: 'business' })).id)).key;
-  server = await listen(createRequestListener(createApp({ config, db: database.db, logger, box: new SecretBox(TEST_WEBHOOK_SECRET_KEY) }), redirect.handler), 0, '127.0.0.1', config.httpTimeouts);
-});
-afterAll(async () => {
-  await server?.close(0);
-  await redirect?.stop(1_000);
-  await database?.destroy();
-});
+useTestApp(
+  async ({ database, app: started }) => {
+    app = started;
+    apiKey = (await createTestAccount(database.db, app)).apiKey;
+  },
+  {
+    httpTimeouts: loadConfig({ HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS) }).httpTimeouts,
+    webhookWorker: false,
+  },
+);
 
 /** A raw connection that records what the server sends and when it closes. */
 function connect(): Promise<{ socket: net.Socket; received: () => string; closedAfterMs: () => number | undefined }> {
@@ -40,7 +26,7 @@ function connect(): Promise<{ socket: net.Socket; received: () => string; closed
     const started = Date.now();
     let data = '';
     let closedAt: number | undefined;
-    const socket = net.connect(server.port, '127.0.0.1', () =>
+    const socket = net.connect(Number(new URL(app.origin).port), '127.0.0.1', () =>
       resolve({ socket, received: () => data, closedAfterMs: () => (closedAt === undefined ? undefined : closedAt - started) }),
     );
     socket.on('data', (chunk) => (data += chunk.toString('latin1')));

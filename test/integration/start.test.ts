@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/net.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { type TestDatabase, useTestDatabase } from '../support/database.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../support/test-app.js';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -39,18 +39,13 @@ describe('npm start and npm run worker stop with the SIGTERM sent to npm', TIMEO
   let database: TestDatabase;
   const started: { npm: ChildProcess; pids: number[] }[] = [];
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
+  useTestDatabase((created) => (database = created));
   afterEach(() => {
     // A failed test must not leave a server behind for the rest of the run.
     for (const { npm, pids } of started.splice(0)) {
       npm.kill('SIGKILL');
       for (const pid of pids) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
     }
-  });
-  afterAll(async () => {
-    await database?.destroy();
   });
 
   async function npmRun(script: 'start' | 'worker', port: number, ready: string) {

@@ -6,9 +6,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { getDelivery } from '../../src/webhooks/delivery-service.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { TestDatabase } from '../support/database.js';
 import { scan } from '../support/scan.js';
-import { createTestAccount, startTestApp, TEST_WEBHOOK_SECRET_KEY, type TestApp } from '../support/test-app.js';
+import { createTestAccount, TEST_WEBHOOK_SECRET_KEY, type TestApp, useTestApp } from '../support/test-app.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 const execFile = promisify(execFileCallback);
@@ -59,17 +59,14 @@ describe('the admin CLI attempting a delivery while a worker runs', { timeout: 6
   let link: Awaited<ReturnType<typeof slowLink>>;
   let env: NodeJS.ProcessEnv;
 
+  // A worker that polls often and listens for inserts: it takes anything due within milliseconds.
+  useTestApp((started) => ({ database, app } = started), {}, { tuning: { webhooks: { retryPolicy: { delaysMs: [], jitter: (ms) => ms }, worker: { pollIntervalMs: 20 } } } });
   beforeAll(async () => {
-    database = await createTestDatabase();
-    // A worker that polls often and listens for inserts: it takes anything due within milliseconds.
-    app = await startTestApp(database, {}, { webhooks: { retryPolicy: { delaysMs: [], jitter: (ms) => ms }, worker: { pollIntervalMs: 20 } } });
     link = await slowLink(new URL(database.connectionString), 60);
     env = { ...process.env, DATABASE_URL: link.url, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY.toString('base64'), ALLOW_PRIVATE_WEBHOOK_URLS: 'true' };
   });
   afterAll(async () => {
-    await app?.close();
     await link?.close();
-    await database?.destroy();
   });
 
   it('webhook test: the receiver gets exactly one request, sent and reported by the CLI', async () => {

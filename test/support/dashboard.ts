@@ -122,7 +122,7 @@ function keepCookies(jar: Map<string, string>, response: Response): void {
 /** useTestApp with the dashboard's app (startDashboardApp): the file's own database and one app browsed at its origin. */
 export function useDashboardApp(
   ready: Parameters<typeof useTestApp>[0],
-  overrides: Partial<Config> = {},
+  overrides: Parameters<typeof useTestApp>[1] = {},
   tuning: { webhooks?: WebhookDeliveryTuning } = {},
 ): void {
   useTestApp(ready, overrides, { tuning, start: startDashboardApp });

@@ -142,11 +142,12 @@ export interface StartedTestApp {
 /**
  * The usual setup of a test file: its own database and one app on it, started before the file's tests and closed
  * after them. `ready` receives both (assign them to the file's variables). `tuning` is startTestApp's; `start`
- * replaces startTestApp for apps that need more (the dashboard's, whose site URL is its own origin).
+ * replaces startTestApp for apps that need more (the dashboard's, whose site URL is its own origin). `overrides`
+ * may be a function, read when the app starts, for config naming something an earlier hook started (a mail server).
  */
 export function useTestApp(
   ready: (started: StartedTestApp) => unknown,
-  overrides: Partial<Config> = {},
+  overrides: Partial<Config> | (() => Partial<Config>) = {},
   options: {
     tuning?: TestAppTuning;
     start?: (database: TestDatabase, overrides: Partial<Config>, tuning: TestAppTuning) => Promise<TestApp>;
@@ -163,7 +164,7 @@ export function useTestApp(
       apps.push(app);
       return app;
     };
-    const app = await startAnother(overrides, options.tuning ?? {});
+    const app = await startAnother(typeof overrides === 'function' ? overrides() : overrides, options.tuning ?? {});
     await ready({ database, app, startAnother });
   });
   afterAll(async () => {
