@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliJson } from '../support/cli.js';
+import { builtEntry } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createTestAccount, rawRequest, startTestApp, TEST_WEBHOOK_SECRET_KEY, type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, verifyServiceSignature } from '../support/webhook-receiver.js';
@@ -367,9 +368,9 @@ interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `src/main.ts` and resolves once it logs that it is listening (rejects if it exits first). */
+/** Starts the built `src/main.ts` and resolves once it logs that it is listening (rejects if it exits first). */
 async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [builtEntry('src/main.ts')], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -505,7 +506,7 @@ describe('standalone worker with the embedded database', TIMEOUT, () => {
     try {
       const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY.toString('base64') };
       delete env.DATABASE_URL;
-      const result = await execFile(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: PROJECT_ROOT, env, timeout: 50_000 })
+      const result = await execFile(process.execPath, [builtEntry('src/worker.ts')], { cwd: PROJECT_ROOT, env, timeout: 50_000 })
         .then(() => ({ code: 0, stderr: '' }), (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }));
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(new RegExp(`^qroute worker: there is no embedded PostgreSQL in ${dataDir}.*\\n$`));

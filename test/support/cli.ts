@@ -2,6 +2,7 @@ import { execFile as execFileCallback } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
+import { builtEntry } from './processes.js';
 
 const execFile = promisify(execFileCallback);
 
@@ -11,10 +12,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the admin CLI the way an operator does, and reports its exit code and output instead of throwing. */
+/** Runs the admin CLI the way an operator does (built, see builtEntry), and reports its exit code and output instead of throwing. */
 export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    const { stdout, stderr } = await execFile(process.execPath, [builtEntry('src/cli/main.ts'), ...args], {
       cwd: PROJECT_ROOT,
       env,
       timeout: 50_000,

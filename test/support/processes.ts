@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { freePort } from '../../src/net.js';
 import { TEST_WEBHOOK_SECRET_KEY } from './test-app.js';
 
@@ -17,7 +18,17 @@ export interface ServiceProcess {
 }
 
 /**
- * The real service as operators run it (`src/main.ts`, or `src/worker.ts` for a standalone webhook worker), in a
+ * What `npm run build` made of `source` (a path under src/), to run with `node` as operators do; the global setup
+ * builds dist/ when it is older than src/. Throws tsc's complaint instead when that build failed.
+ */
+export function builtEntry(source: string): string {
+  const failure = inject('buildFailure');
+  if (failure) throw new Error(failure);
+  return path.join('dist', source.replace(/\.tsx?$/, '.js'));
+}
+
+/**
+ * The real service as operators run it (`src/main.ts` built into dist/, or `src/worker.ts` for a standalone webhook worker), in a
  * process of its own against `databaseUrl`, with the test secret key and loopback webhooks allowed.
  */
 export async function startServiceProcess(
@@ -28,7 +39,7 @@ export async function startServiceProcess(
 ): Promise<ServiceProcess> {
   const listenPort = kind === 'server' ? (port ?? (await freePort())) : undefined;
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', kind === 'server' ? 'src/main.ts' : 'src/worker.ts'], {
+  const child = spawn(process.execPath, [builtEntry(kind === 'server' ? 'src/main.ts' : 'src/worker.ts')], {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,
