@@ -1,16 +1,18 @@
 /**
- * `npx tsx scripts/bench/import.ts`: bulk import at the issue's scale. For a 10,000-row file of mixed types (URL,
- * TEXT, WIFI, BUSINESS, VCARD_PLUS, SOCIAL_MEDIA, EVENT, COUPON) it times the dry run, then the import by the
- * background job at each batch size in BENCH_IMPORT_BATCHES (default `50,100,250`; a fresh account each), then
- * the export of the 10,000 codes. Uses DATABASE_URL, or an embedded PostgreSQL in a temporary directory.
+ * `BENCH_PARTS=import npm run bench`, or alone `npx tsx scripts/bench/import.ts`: bulk import at the issue's scale.
+ * For a 10,000-row file of mixed types (URL, TEXT, WIFI, BUSINESS, VCARD_PLUS, SOCIAL_MEDIA, EVENT, COUPON) it
+ * times the dry run, then the import by the background job at each batch size in BENCH_IMPORT_BATCHES (default
+ * `50,100,250`; a fresh account each), then the export of the 10,000 codes. Alone, it uses DATABASE_URL, or an embedded PostgreSQL in a temporary directory.
+ * test/integration/import.test.ts checks the same behaviour on 2,000 rows, within a test's time budget.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { stringify } from 'csv-stringify/sync';
 import pino from 'pino';
 import { createAccount } from '../../src/accounts/account-service.js';
-import { openDatabase } from '../../src/db/connect.js';
+import { type DatabaseConnection, openDatabase } from '../../src/db/connect.js';
 import { checkImport } from '../../src/imports/check-import.js';
 import { confirmImport } from '../../src/imports/confirm-import.js';
 import { exportCodesCsv } from '../../src/imports/export-codes.js';
@@ -37,10 +39,41 @@ function row(i: number): Record<string, string> {
   }
 }
 
-async function main(): Promise<void> {
+/** Imports the file once per batch size, each into a fresh account of `database`; returns what it measured. */
+export async function benchImport(database: DatabaseConnection): Promise<string[]> {
   const rows = Array.from({ length: ROWS }, (_, i) => row(i));
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const file = Buffer.from(stringify(rows, { header: true, columns, record_delimiter: 'windows' }));
+  const lines: string[] = [];
+  lines.push(`import: file ${ROWS.toLocaleString('en')} rows, ${(file.length / 1024 / 1024).toFixed(2)} MB, ${os.cpus().length} cores`);
+  for (const batchSize of BATCHES) {
+    const account = await createAccount(database.db, { name: `Bench ${batchSize}`, plan: 'business' });
+    await database.db.updateTable('accounts').set({ code_limit: ROWS * 2 }).where('id', '=', account.id).execute();
+    const user = await createUser(database.db, { accountId: account.id, email: `bench-${batchSize}@example.com`, role: 'owner', password: 'bench-password-1' });
+    let started = performance.now();
+    const checked = await checkImport(database.db, { accountId: account.id, userId: user.id, fileName: 'bench.csv', bytes: file });
+    if (!checked.ok) throw new Error(checked.message);
+    const dryRunMs = performance.now() - started;
+    await confirmImport(database.db, account.id, checked.importId);
+    started = performance.now();
+    let batches = 0;
+    while (await processBatch(database.db, { siteUrl: SITE_URL, batchSize })) batches++;
+    const importMs = performance.now() - started;
+    const summary = await getImport(database.db, account.id, checked.importId);
+    if (summary.counts.created !== ROWS) throw new Error(`created ${summary.counts.created} of ${ROWS}`);
+    started = performance.now();
+    let exportBytes = 0;
+    for await (const chunk of exportCodesCsv(database.db, account.id)) exportBytes += Buffer.byteLength(chunk);
+    const exportMs = performance.now() - started;
+    lines.push(
+      `import batch ${String(batchSize).padStart(3)}: dry run ${Math.round(dryRunMs)} ms, import ${Math.round(importMs)} ms ` +
+        `(${Math.round(ROWS / (importMs / 1000))} codes/s, ${batches} batches), export ${Math.round(exportMs)} ms (${(exportBytes / 1024 / 1024).toFixed(2)} MB)`,
+    );
+  }
+  return lines;
+}
+
+async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'qroute-bench-import-'));
   const logger = pino({ level: 'warn' });
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir }, { logger, stopEmbedded: 'always' });
@@ -49,34 +82,10 @@ async function main(): Promise<void> {
     await rm(dataDir, { recursive: true, force: true });
   });
   try {
-    console.log(`file: ${ROWS.toLocaleString('en')} rows, ${(file.length / 1024 / 1024).toFixed(2)} MB, ${os.cpus().length} cores`);
-    for (const batchSize of BATCHES) {
-      const account = await createAccount(database.db, { name: `Bench ${batchSize}`, plan: 'business' });
-      await database.db.updateTable('accounts').set({ code_limit: ROWS * 2 }).where('id', '=', account.id).execute();
-      const user = await createUser(database.db, { accountId: account.id, email: `bench-${batchSize}@example.com`, role: 'owner', password: 'bench-password-1' });
-      let started = performance.now();
-      const checked = await checkImport(database.db, { accountId: account.id, userId: user.id, fileName: 'bench.csv', bytes: file });
-      if (!checked.ok) throw new Error(checked.message);
-      const dryRunMs = performance.now() - started;
-      await confirmImport(database.db, account.id, checked.importId);
-      started = performance.now();
-      let batches = 0;
-      while (await processBatch(database.db, { siteUrl: SITE_URL, batchSize })) batches++;
-      const importMs = performance.now() - started;
-      const summary = await getImport(database.db, account.id, checked.importId);
-      if (summary.counts.created !== ROWS) throw new Error(`created ${summary.counts.created} of ${ROWS}`);
-      started = performance.now();
-      let exportBytes = 0;
-      for await (const chunk of exportCodesCsv(database.db, account.id)) exportBytes += Buffer.byteLength(chunk);
-      const exportMs = performance.now() - started;
-      console.log(
-        `batch ${String(batchSize).padStart(3)}: dry run ${Math.round(dryRunMs)} ms, import ${Math.round(importMs)} ms ` +
-          `(${Math.round(ROWS / (importMs / 1000))} codes/s, ${batches} batches), export ${Math.round(exportMs)} ms (${(exportBytes / 1024 / 1024).toFixed(2)} MB)`,
-      );
-    }
+    console.log((await benchImport(database)).join('\n'));
   } finally {
     await cleanUp();
   }
 }
 
-await main();
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

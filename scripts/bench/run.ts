@@ -21,6 +21,13 @@
  * `analytics` (not run by default, see analytics.ts): the dashboard's analytics queries at 10M scans on one code and
  * 1M codes in one account (seeding takes minutes; BENCH_ANALYTICS_SCANS, BENCH_ANALYTICS_CODES, BENCH_ANALYTICS_RUNS).
  *
+ * `import` (not run by default, see import.ts): a 10,000-row file of mixed types, dry run, import at several batch
+ * sizes and export (test/integration/import.test.ts checks 2,000 rows).
+ *
+ * `design-decode` (not run by default, see design-decode.ts): every designed QR code at every text and width decoded
+ * with jsQR and ZXing, 1,116 decodes (test/integration/qr-design-decode.test.ts decodes a sample of 31); exits 1 on
+ * a code that does not decode.
+ *
  * Env: BENCH_ROUNDS (default 3), BENCH_SECONDS per run (default 5), BENCH_CONNECTIONS (default `10,100`),
  * BENCH_CODES (default 1: every scan of one poster; more spreads the redirect load evenly over that many codes),
  * BENCH_PARTS (default `redirect,webhooks,outage`),
@@ -43,7 +50,9 @@ import { openDatabase } from '../../src/db/connect.js';
 import { freePort } from '../../src/net.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { benchAnalytics } from './analytics.js';
+import { benchDesignDecode } from './design-decode.js';
 import { benchImageFlood } from './image-flood.js';
+import { benchImport } from './import.js';
 import { benchOutage } from './outage.js';
 import { benchWebhookCrash } from './webhook-crash.js';
 import { benchWebhooks } from './webhooks.js';
@@ -55,7 +64,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,100').split(',').map(Number);
 /** BENCH_CODES: how many codes the redirect load is spread over, at random (default 1, at most 1,000). */
 const CODES = Number(process.env.BENCH_CODES ?? 1);
-/** `redirect`, `webhooks`, `outage`, `webhook-crash`, `image-flood`, `analytics`, comma-separated; the default is `redirect,webhooks,outage`. */
+/**
+ * `redirect`, `webhooks`, `outage`, `webhook-crash`, `image-flood`, `analytics`, `import`, `design-decode`,
+ * comma-separated; the default is `redirect,webhooks,outage`.
+ */
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'redirect,webhooks,outage').split(','));
 
 
@@ -173,6 +185,15 @@ async function main() {
     if (PARTS.has('webhook-crash')) {
       const lines = await benchWebhookCrash({ rate: Number(process.env.BENCH_CRASH_RATE ?? 300), downSeconds: Number(process.env.BENCH_CRASH_SECONDS ?? 10) });
       console.log(`\n${lines.join('\n')}`);
+    }
+    if (PARTS.has('import')) {
+      const lines = await benchImport(database);
+      console.log(`\n${lines.join('\n')}`);
+    }
+    if (PARTS.has('design-decode')) {
+      const { lines, ok } = await benchDesignDecode();
+      console.log(`\n${lines.join('\n')}`);
+      if (!ok) process.exitCode = 1;
     }
     // Last: its tables of millions of rows would slow the other parts down.
     if (PARTS.has('analytics')) await benchAnalytics(database);
