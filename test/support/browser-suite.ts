@@ -1,11 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import type { Config } from '../../src/config.js';
-import type { WebhookDeliveryTuning } from '../../src/webhooks/index.js';
 import { launchBrowser } from './browser.js';
 import { startDashboardApp } from './dashboard.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
-import { startTestApp, type TestApp } from './test-app.js';
+import { startTestApp, type TestApp, type TestAppTuning } from './test-app.js';
 
 /** Starting a database, an app and Chromium on a loaded 2-core machine, plus what `ready` adds (people, codes). */
 export const BROWSER_SUITE_TIMEOUT = 120_000;
@@ -19,7 +18,7 @@ export interface BrowserSuite {
 export interface BrowserSuiteOptions {
   /** Config the app starts with, over the test defaults (as `startDashboardApp` takes them). */
   overrides?: Partial<Config>;
-  tuning?: { webhooks?: WebhookDeliveryTuning };
+  tuning?: TestAppTuning;
   /**
    * `dashboard` (the default): SITE_URL is the origin the test browses, so the dashboard's links lead back to it
    * (`startDashboardApp`). `plain`: the test app as API tests start it (`startTestApp`), for pages that need no such links.
