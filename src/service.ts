@@ -95,7 +95,11 @@ export async function createService(config: Config, options: ServiceOptions): Pr
     metrics: undefined,
     stop: async (graceMs = config.shutdownGraceMs) => {
       // Reverse order of start, each given the grace: a later part may need an earlier one (scans need the database).
-      for (const stop of stops.reverse().splice(0)) await stop(graceMs);
+      // A part that fails to stop does not keep the rest running (the embedded PostgreSQL above all); its error is
+      // thrown once all have been asked.
+      let failure: unknown;
+      for (const stop of stops.reverse().splice(0)) await stop(graceMs).catch((error: unknown) => (failure ??= error));
+      if (failure !== undefined) throw failure;
     },
   };
   stops.push(() => opened.close());
