@@ -4,6 +4,7 @@ import { errorBodyProblems, operations, type Operation } from '../support/contra
 import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
 import { rawHttp } from '../support/raw-http.js';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import { createTestCode } from '../support/factories.js';
 
 // These tests stop and freeze PostgreSQL, so the file runs a cluster of its own.
 let cluster: OwnCluster;
@@ -18,8 +19,7 @@ beforeAll(async () => {
   // startTestApp validates every response against the contract: a 503 the contract does not declare would be a 500.
   app = await startTestApp({ db, connectionString: cluster.connectionString });
   account = await createTestAccount(cluster.db, app);
-  const { data } = await account.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-  codeId = data!.data.id;
+  codeId = (await createTestCode(account)).id;
 });
 afterEach(async () => {
   // Whatever a test did to the cluster, the next one starts with it running (a running cluster is reused as is).

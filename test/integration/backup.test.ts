@@ -13,6 +13,7 @@ import { runCliJson } from '../support/cli.js';
 import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
 import { scan } from '../support/scan.js';
 import { createTestAccount, startTestApp } from '../support/test-app.js';
+import { createTestCode } from '../support/factories.js';
 
 // The CLI works on the embedded database in DATA_DIR: the file's own cluster is one, running as under a server.
 let cluster: OwnCluster;
@@ -30,8 +31,8 @@ beforeAll(async () => {
   const app = await startTestApp({ db: cluster.db, connectionString: cluster.connectionString });
   const owner = await createTestAccount(cluster.db, app);
   for (const name of ['Poster', 'Flyer']) {
-    const { data } = await owner.client.raw.POST('/qrcodes', { body: { name, url: 'https://example.com/' } });
-    for (let i = 0; i < 3; i++) expect(await scan(app, data!.data.slug)).toBe(302);
+    const code = await createTestCode(owner, { name });
+    for (let i = 0; i < 3; i++) expect(await scan(app, code.slug)).toBe(302);
   }
   await app.close();
 }, 120_000);

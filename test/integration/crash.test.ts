@@ -8,6 +8,7 @@ import { createTestAccount, TEST_WEBHOOK_SECRET_KEY, type TestApp, useTestApp } 
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { freePort } from '../../src/net.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
+import { createTestCode } from '../support/factories.js';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let database: TestDatabase;
@@ -41,8 +42,7 @@ describe('kill -9 of the server during a burst of scans', () => {
     const owner = await createTestAccount(database.db, app);
     const receiver = await startWebhookReceiver();
     await setWebhook(database.db, app.box, { accountId: owner.accountId, url: receiver.url, allowPrivate: true });
-    const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Crash poster', url: 'https://example.com/' } });
-    const code = data!.data;
+    const code = await createTestCode(owner, { name: 'Crash poster' });
     const port = await freePort();
     server = await startServer(port);
 

@@ -20,6 +20,7 @@ import type { TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import { createTestAccount, type TestAccount, type TestApp } from '../support/test-app.js';
 import { png } from '../support/sample-files.js';
+import { createTestCode } from '../support/factories.js';
 
 const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
 
@@ -250,8 +251,7 @@ describe('deleting a template', () => {
 describe('images of a designed code', () => {
   it('are the same from the API and the dashboard, decode to the short URL, and change their ETag with the design', async () => {
     const account = await createTestAccount(database.db, app);
-    const { data } = await account.client.raw.POST('/qrcodes', { body: { name: 'Designed later', url: 'https://example.com/' } });
-    const code = data!.data;
+    const code = await createTestCode(account, { name: 'Designed later' });
     const person = await createPerson(database.db, { accountId: account.accountId });
     const http = await dashboardHttp(app, person);
     const before = await apiImage(account, code.id, '?format=png&size=1024');
@@ -289,8 +289,7 @@ describe('images of a designed code', () => {
 
   it("of an API-created code stay byte for byte the plain renderer's, with the same ETag", async () => {
     const account = await createTestAccount(database.db, app);
-    const { data } = await account.client.raw.POST('/qrcodes', { body: { name: 'Plain', url: 'https://example.com/' } });
-    const code = data!.data;
+    const code = await createTestCode(account, { name: 'Plain' });
     for (const [query, format, size] of [['', 'svg', 512], ['?format=png&size=300', 'png', 300]] as const) {
       const request = { text: qrContentFor(code.shortUrl, app.origin), format, size, margin: 4, ecc: 'M' } as const;
       const { res, bytes } = await apiImage(account, code.id, query);

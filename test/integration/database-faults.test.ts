@@ -7,6 +7,7 @@ import { IPHONE_SAFARI, scan } from '../support/scan.js';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
+import { createTestCode } from '../support/factories.js';
 
 // These tests crash, stop and freeze PostgreSQL, so the file runs a cluster of its own.
 let cluster: OwnCluster;
@@ -46,8 +47,7 @@ async function accountWithCode(app: TestApp): Promise<{ owner: TestAccount; rece
   const receiver = await startWebhookReceiver();
   receivers.push(receiver);
   await setWebhook(cluster.db, app.box, { accountId: owner.accountId, url: receiver.url, allowPrivate: true });
-  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Station poster', url: 'https://example.com/' } });
-  return { owner, receiver, code: data!.data };
+  return { owner, receiver, code: await createTestCode(owner, { name: 'Station poster' }) };
 }
 
 /**
@@ -209,13 +209,13 @@ describe('PostgreSQL hangs (every process stopped: connections accepted, never a
     // batch must then change nothing.
     const app = await appOnCluster({ queryTimeoutMs: 3_000 });
     const { owner, receiver, code } = await accountWithCode(app);
-    const { data: never } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Never scanned', url: 'https://example.com/n' } });
+    const never = await createTestCode(owner, { name: 'Never scanned', url: 'https://example.com/n' });
     expect(await scan(app, code.slug)).toBe(302); // cached before the freeze
 
     await cluster.freeze();
     const load = scanLoad([app.origin], code.slug, 4);
     await expect.poll(() => load.answered.length, { timeout: 15_000 }).toBeGreaterThan(50);
-    const unknown = await fetch(`${app.origin}/r/${never!.data.slug}`, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    const unknown = await fetch(`${app.origin}/r/${never.slug}`, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
     expect(unknown.status).toBe(503);
     const readiness = await fetch(`${app.origin}/readyz`, { signal: AbortSignal.timeout(10_000) });
     expect(readiness.status).toBe(503);

@@ -3,6 +3,7 @@ import { errorBodyProblems, methodsOf, operations, type Operation } from '../sup
 import type { TestDatabase } from '../support/database.js';
 import { rawHttp, type RawResponse } from '../support/raw-http.js';
 import { createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
+import { createTestCode } from '../support/factories.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -11,8 +12,7 @@ useTestApp((started) => ({ database, app } = started));
 /** An account with one real code, so ids that do exist are part of every walk. */
 async function accountWithCode(): Promise<{ account: TestAccount; codeId: string }> {
   const account = await createTestAccount(database.db, app);
-  const { data } = await account.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-  return { account, codeId: data!.data.id };
+  return { account, codeId: (await createTestCode(account)).id };
 }
 
 function pathOf(operation: Operation, values: Record<string, string>, query = ''): string {

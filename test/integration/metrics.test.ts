@@ -14,6 +14,7 @@ import { SecretBox } from '../../src/webhooks/secret-box.js';
 import { createTestAccount, rawRequest, startTestApp, TEST_WEBHOOK_SECRET_KEY, type TestApp, useTestApp } from '../support/test-app.js';
 import { scan } from '../support/scan.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { createTestCode } from '../support/factories.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 
@@ -146,9 +147,8 @@ describe('what /metrics reports', () => {
     await setWebhook(database.db, app.box, { accountId: owner.accountId, url: receiver.url, allowPrivate: true });
     const before = await scrape();
 
-    const { data: created } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/a' } });
-    const code = created!.data;
-    const paused = (await owner.client.raw.POST('/qrcodes', { body: { name: 'Paused', url: 'https://example.com/b' } })).data!.data;
+    const code = await createTestCode(owner, { url: 'https://example.com/a' });
+    const paused = await createTestCode(owner, { name: 'Paused', url: 'https://example.com/b' });
     await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: paused.id } }, body: { active: false } });
     expect((await owner.client.raw.GET('/qrcodes/{id}', { params: { path: { id: 'qr_nosuchcode' } } })).response.status).toBe(404);
     expect((await rawRequest(app, '/qrcodes')).status).toBe(401);
@@ -207,7 +207,7 @@ describe('the webhook outbox gauges', () => {
   it('count deliveries due and the age of the oldest, read from the database at scrape time', async () => {
     const owner = await createTestAccount(quiet.db, noWorker);
     await setWebhook(quiet.db, noWorker.box, { accountId: owner.accountId, url: receiver.url, allowPrivate: true });
-    const code = (await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/a' } })).data!.data;
+    const code = await createTestCode(owner, { url: 'https://example.com/a' });
     expect((await scrape(noWorker)).get('qroute_webhook_outbox_due')).toBe(0);
     expect((await scrape(noWorker)).get('qroute_webhook_outbox_oldest_due_seconds')).toBe(0);
 
@@ -287,7 +287,7 @@ describe('the standalone worker (npm run worker)', () => {
   it('serves its own delivery counters on WORKER_METRICS_PORT, with the same token rule, and nothing else there', async () => {
     const owner = await createTestAccount(own.db, server);
     await setWebhook(own.db, server.box, { accountId: owner.accountId, url: receiver.url, allowPrivate: true });
-    const code = (await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/a' } })).data!.data;
+    const code = await createTestCode(owner, { url: 'https://example.com/a' });
     const received = receiver.received.length;
     expect(await scan(server, code.slug)).toBe(302);
     await receiver.waitFor(received + 1);

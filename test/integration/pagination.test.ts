@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/v1.js';
 import type { TestDatabase } from '../support/database.js';
 import { createTestAccount, rawRequest, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
+import { createTestCode } from '../support/factories.js';
 
 type QrCode = components['schemas']['QrCode'];
 
@@ -12,8 +13,7 @@ useTestApp((started) => ({ database, app } = started));
 async function createCodes(account: TestAccount, count: number): Promise<QrCode[]> {
   const codes: QrCode[] = [];
   for (let i = 0; i < count; i++) {
-    const { data } = await account.client.raw.POST('/qrcodes', { body: { name: `code ${i}`, url: `https://example.com/${i}` } });
-    codes.push(data!.data);
+    codes.push(await createTestCode(account, { name: `code ${i}`, url: `https://example.com/${i}` }));
   }
   return codes;
 }

@@ -5,6 +5,7 @@ import { CodeLookup } from '../../src/redirect/code-lookup.js';
 import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
 import { scan } from '../support/scan.js';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import { createTestCode } from '../support/factories.js';
 
 // These tests freeze PostgreSQL (SIGSTOP), so the file runs a cluster of its own.
 let cluster: OwnCluster;
@@ -25,10 +26,7 @@ afterAll(async () => {
   await cluster?.destroy();
 });
 
-async function newCode(name: string): Promise<{ id: string; slug: string }> {
-  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name, url: 'https://example.com/before' } });
-  return data!.data;
-}
+const newCode = (name: string): Promise<{ id: string; slug: string }> => createTestCode(owner, { name, url: 'https://example.com/before' });
 
 /**
  * Cuts the app's change-notification connection and waits for its replacement: the cache has then stopped

@@ -5,6 +5,7 @@ import type { TestDatabase } from '../support/database.js';
 import { createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
+import { createTestCode } from '../support/factories.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -26,10 +27,7 @@ async function scan(target: TestApp, path: string, init: { method?: string; user
   });
 }
 
-async function createCode(url = 'https://example.com/spring') {
-  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url } });
-  return data!.data;
-}
+const createCode = (url = 'https://example.com/spring') => createTestCode(owner, { url });
 
 /**
  * Scans `path` on `target` until it answers `status`, and says how many scans it answered with a 302 on the way:

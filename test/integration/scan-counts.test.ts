@@ -4,15 +4,13 @@ import { foldScanCounts, scanCountsOf } from '../../src/codes/scan-counts.js';
 import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
 import type { TestDatabase } from '../support/database.js';
 import { createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
+import { createTestCode } from '../support/factories.js';
 
 let database: TestDatabase;
 let app: TestApp;
 useTestApp((started) => ({ database, app } = started));
 
-async function codeOf(account: TestAccount) {
-  const { data } = await account.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-  return data!.data;
-}
+const codeOf = (account: TestAccount) => createTestCode(account);
 
 function scansOf(account: TestAccount, code: { id: string; slug: string }, humans: number, bots: number): ScanEvent[] {
   return Array.from({ length: humans + bots }, (_, i) => ({

@@ -18,6 +18,7 @@ import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
 import { startServiceProcess, type ServiceProcess } from '../support/processes.js';
 import { IPHONE_SAFARI, scan } from '../support/scan.js';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../support/test-app.js';
+import { createTestCode } from '../support/factories.js';
 
 // These tests freeze and stop PostgreSQL, so the file runs a cluster of its own.
 let cluster: OwnCluster;
@@ -55,10 +56,7 @@ async function journalDir(): Promise<string> {
   return dir;
 }
 
-async function createCode(name: string) {
-  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name, url: 'https://example.com/' } });
-  return data!.data;
-}
+const createCode = (name: string) => createTestCode(owner, { name });
 
 /**
  * A server process with its journal under `root` (in this database's subdirectory, `dir`), no webhook worker,

@@ -14,6 +14,7 @@ import { scanCreatedBody } from '../../src/webhooks/payload.js';
 import type { TestDatabase } from '../support/database.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import { createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
+import { createTestCode } from '../support/factories.js';
 
 const silent = pino({ level: 'silent' });
 let database: TestDatabase;
@@ -26,10 +27,7 @@ beforeAll(async () => {
   await setWebhook(database.db, app.box, { accountId: owner.accountId, url: 'http://127.0.0.1:9/hooks', allowPrivate: true });
 });
 
-async function createCode(name = 'Poster') {
-  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name, url: 'https://example.com/' } });
-  return data!.data;
-}
+const createCode = (name = 'Poster') => createTestCode(owner, { name });
 
 function scanOf(code: { id: string; slug: string }, overrides: Partial<ScanEvent> = {}): ScanEvent {
   return {
@@ -139,8 +137,7 @@ describe('writing a scan batch', () => {
 
   it('leaves out the outbox for accounts without a webhook, and still queues one for a webhook set a moment ago', async () => {
     const other = await createTestAccount(database.db, app);
-    const { data } = await other.client.raw.POST('/qrcodes', { body: { name: 'Leaflet', url: 'https://example.com/' } });
-    const code = data!.data;
+    const code = await createTestCode(other, { name: 'Leaflet' });
     const scan = () => scanOf(code, { accountId: other.accountId });
     const deliveries = async () => (await database.db.selectFrom('webhook_deliveries').select('id').where('qr_code_id', '=', code.id).execute()).length;
     let clock = 0;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { TestDatabase } from '../support/database.js';
 import { createTestAccount, type TestApp, useTestApp } from '../support/test-app.js';
+import { createTestCode } from '../support/factories.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -23,15 +24,14 @@ async function recordScans(codeId: string, count: number, start: Date) {
 describe('GET /qrcodes/{id}/scans', () => {
   it('returns total 0 and no scans for a new code', async () => {
     const account = await createTestAccount(database.db, app);
-    const { data: created } = await account.client.raw.POST('/qrcodes', { body: { name: 'n', url: 'https://example.com/' } });
-    const { data } = await account.client.raw.GET('/qrcodes/{id}/scans', { params: { path: { id: created!.data.id } } });
+    const created = await createTestCode(account, { name: 'n' });
+    const { data } = await account.client.raw.GET('/qrcodes/{id}/scans', { params: { path: { id: created.id } } });
     expect(data).toEqual({ total: 0, data: [] });
   });
 
   it('returns the lifetime total and the newest 1000 of 1005 scans, newest first', async () => {
     const account = await createTestAccount(database.db, app);
-    const { data: created } = await account.client.raw.POST('/qrcodes', { body: { name: 'n', url: 'https://example.com/' } });
-    const id = created!.data.id;
+    const { id } = await createTestCode(account, { name: 'n' });
     const start = new Date('2026-11-01T00:00:00.000Z');
     await recordScans(id, 1005, start);
 
@@ -54,8 +54,7 @@ describe('GET /qrcodes/{id}/scans', () => {
 
   it('reads a busy code\'s newest scans through its index, never the whole table', async () => {
     const account = await createTestAccount(database.db, app);
-    const { data: created } = await account.client.raw.POST('/qrcodes', { body: { name: 'n', url: 'https://example.com/' } });
-    const id = created!.data.id;
+    const { id } = await createTestCode(account, { name: 'n' });
     // The code holds most of the table, as a popular poster does: a plan that guesses a third of its groups
     // after an unknown bound reads the whole table instead (it did, at 2M of 4M groups: 205 ms for 20 scans).
     await sql`

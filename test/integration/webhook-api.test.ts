@@ -4,6 +4,7 @@ import type { TestDatabase } from '../support/database.js';
 import { createTestAccount, rawRequest, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { scan } from '../support/scan.js';
+import { createTestCode } from '../support/factories.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -22,8 +23,8 @@ async function subscribed(): Promise<{ owner: TestAccount; slug: string; codeId:
   target = await startWebhookReceiver();
   const owner = await createTestAccount(database.db, app);
   await setWebhook(database.db, app.box, { accountId: owner.accountId, url: target.url, allowPrivate: true });
-  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-  return { owner, slug: data!.data.slug, codeId: data!.data.id };
+  const code = await createTestCode(owner);
+  return { owner, slug: code.slug, codeId: code.id };
 }
 
 

@@ -10,6 +10,7 @@ import type { TestDatabase } from '../support/database.js';
 import { scan } from '../support/scan.js';
 import { createTestAccount, TEST_WEBHOOK_SECRET_KEY, type TestApp, useTestApp } from '../support/test-app.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
+import { createTestCode } from '../support/factories.js';
 
 const execFile = promisify(execFileCallback);
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -95,8 +96,7 @@ describe('the admin CLI attempting a delivery while a worker runs', { timeout: 6
       receiver.respondWith(() => ({ status: 500 }));
       const { accountId, client } = await createTestAccount(database.db, app);
       await setWebhook(database.db, app.box, { accountId, url: receiver.url, allowPrivate: true });
-      const { data } = await client.raw.POST('/qrcodes', { body: { name: 'Flyer', url: 'https://example.com/' } });
-      await scan(app, data!.data.slug);
+      await scan(app, (await createTestCode({ client }, { name: 'Flyer' })).slug);
       const [first] = await receiver.waitFor(1);
       const id = String(first!.headers['webhook-id']);
       await expect.poll(async () => (await getDelivery(database.db, id)).status, { timeout: 10_000 }).toBe('failed');

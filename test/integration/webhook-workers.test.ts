@@ -9,6 +9,7 @@ import { createTestDatabase } from '../support/database.js';
 import { createTestAccount, startTestApp } from '../support/test-app.js';
 import { scan } from '../support/scan.js';
 import { useOwnApps } from '../support/own-apps.js';
+import { createTestCode } from '../support/factories.js';
 
 const { cleanup, setup, receiver, subscriber } = useOwnApps();
 
@@ -81,8 +82,7 @@ describe('private addresses', () => {
 
     // Stored anyway (as if the name resolved publicly when it was registered, then was rebound to 127.0.0.1).
     await setWebhook(database.db, app.box, { accountId: owner.accountId, url: viaName, allowPrivate: true });
-    const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-    expect(await scan(app, data!.data.slug)).toBe(302);
+    expect(await scan(app, (await createTestCode(owner)).slug)).toBe(302);
     await until(async () => {
       const attempt = await database.db.selectFrom('webhook_attempts').selectAll().executeTakeFirst();
       return attempt !== undefined;
@@ -106,8 +106,7 @@ describe('private addresses', () => {
     const owner = await createTestAccount(database.db, app);
     // Stored as if it had passed registration (a name that resolved publicly then, or a row from before this check).
     await setWebhook(database.db, app.box, { accountId: owner.accountId, url: stored.replace('PORT', new URL(target.url).port), allowPrivate: true });
-    const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-    expect(await scan(app, data!.data.slug)).toBe(302);
+    expect(await scan(app, (await createTestCode(owner)).slug)).toBe(302);
     const pending = await database.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', owner.accountId).executeTakeFirstOrThrow();
 
     const resolved: string[] = [];

@@ -6,6 +6,7 @@ import type { TestDatabase } from '../support/database.js';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 import { standardHeaders, startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { scan } from '../support/scan.js';
+import { createTestCode } from '../support/factories.js';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 /** Retries in milliseconds instead of hours, no jitter: the schedule is injectable for exactly this. */
@@ -38,8 +39,7 @@ interface Subscriber {
 async function subscriber(target: WebhookReceiver, on: TestApp = app): Promise<Subscriber> {
   const owner = await createTestAccount(database.db, on);
   const settings = await setWebhook(database.db, on.box, { accountId: owner.accountId, url: target.url, allowPrivate: true });
-  const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Spring poster', url: 'https://example.com/spring' } });
-  return { owner, secret: settings.secret!, code: data!.data };
+  return { owner, secret: settings.secret!, code: await createTestCode(owner, { name: 'Spring poster', url: 'https://example.com/spring' }) };
 }
 
 

@@ -1,6 +1,7 @@
 import { afterEach } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { createTestCode } from './factories.js';
 import { createTestAccount, startTestApp, type TestApp } from './test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
@@ -33,8 +34,7 @@ export function useOwnApps() {
     async subscriber(database: TestDatabase, app: TestApp, url: string) {
       const owner = await createTestAccount(database.db, app);
       const settings = await setWebhook(database.db, app.box, { accountId: owner.accountId, url, allowPrivate: true });
-      const { data } = await owner.client.raw.POST('/qrcodes', { body: { name: 'Poster', url: 'https://example.com/' } });
-      return { owner, code: data!.data, secret: settings.secret! };
+      return { owner, code: await createTestCode(owner), secret: settings.secret! };
     },
   };
 }
