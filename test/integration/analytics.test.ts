@@ -315,6 +315,8 @@ describe('the rollup', () => {
       await record(c, ['2026-05-01T11:00:00Z']); // a later id, committed first
       expect(await foldScans(database.db, { writerWaitMs: 50 })).toMatchObject({ status: 'waiting', foldedThroughId: 0 });
       const folding = foldScans(database.db, { writerWaitMs: 10_000 });
+      // Released while the fold waits for the writer: 100 ms is well inside its 10 s writerWaitMs. Released before
+      // the fold looked, it folds all the same; the wait itself was checked by the 50 ms fold above.
       setTimeout(release, 100);
       expect(await folding).toMatchObject({ status: 'folded', scans: 2 });
     } finally {

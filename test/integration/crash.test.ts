@@ -27,14 +27,9 @@ async function startServer(port: number): Promise<ChildProcess> {
     env: { ...process.env, ALLOW_PRIVATE_WEBHOOK_URLS: 'true', DATABASE_URL: database.connectionString, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY.toString('base64'), PORT: String(port), LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error('server did not start');
+  const healthy = async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok ?? false;
+  await expect.poll(healthy, { timeout: 30_000, interval: 100, message: 'server did not start' }).toBe(true);
+  return child;
 }
 
 describe('kill -9 of the server during a burst of scans', () => {
@@ -48,6 +43,7 @@ describe('kill -9 of the server during a burst of scans', () => {
 
     // The load generator logs every 302 it received, each scan marked with its own referrer host.
     const received: string[] = [];
+    let unanswered = 0;
     let stop = false;
     const worker = async (w: number) => {
       for (let n = 0; !stop; n++) {
@@ -60,13 +56,15 @@ describe('kill -9 of the server during a burst of scans', () => {
           if (res.status === 302) received.push(marker);
         } catch {
           // the server is gone: this request got no answer, so it promises nothing
+          unanswered++;
         }
       }
     };
     const workers = Array.from({ length: 64 }, (_, w) => worker(w));
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Killed mid-burst, once the load is well under way; the load goes on until requests find the server gone.
+    await expect.poll(() => received.length, { timeout: 30_000, interval: 20 }).toBeGreaterThan(200);
     server.kill('SIGKILL');
-    await new Promise((r) => setTimeout(r, 300));
+    await expect.poll(() => unanswered, { timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
     stop = true;
     await Promise.all(workers);
     expect(received.length).toBeGreaterThan(100);
@@ -83,9 +81,7 @@ describe('kill -9 of the server during a burst of scans', () => {
     const deliveries = await database.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', owner.accountId).execute();
     expect(deliveries).toHaveLength(rows.length);
     const delivered = () => new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
-    const deadline = Date.now() + 60_000;
-    while (delivered().size < deliveries.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    expect(deliveries.filter((d) => !delivered().has(d.id))).toEqual([]);
+    await expect.poll(() => deliveries.filter((d) => !delivered().has(d.id)), { timeout: 60_000, interval: 200 }).toEqual([]);
     server.kill('SIGTERM');
     await receiver.close();
   }, 120_000);

@@ -99,7 +99,7 @@ describe('README SDK quick start', () => {
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     const printed = async (pattern: RegExp) => {
-      for (let i = 0; i < 300 && !pattern.test(output); i++) await new Promise((r) => setTimeout(r, 100));
+      await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toMatch(pattern);
       return output;
     };
     try {

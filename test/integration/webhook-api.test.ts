@@ -28,13 +28,11 @@ async function subscribed(): Promise<{ owner: TestAccount; slug: string; codeId:
 }
 
 
+/** The account's deliveries in `status`, once there are at least `count` of them (failing the test after 10 s). */
 async function settled(owner: TestAccount, count: number, status: 'failed' | 'succeeded') {
-  for (let i = 0; i < 200; i++) {
-    const { data } = await owner.client.raw.GET('/webhook/deliveries', { params: { query: { status, limit: 100 } } });
-    if (data!.data.length >= count) return data!.data;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`fewer than ${count} ${status} deliveries`);
+  const listed = async () => (await owner.client.raw.GET('/webhook/deliveries', { params: { query: { status, limit: 100 } } })).data!.data;
+  await expect.poll(async () => (await listed()).length, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(count);
+  return listed();
 }
 
 describe('GET /webhook', () => {

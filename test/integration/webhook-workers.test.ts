@@ -14,11 +14,7 @@ import { createTestCode } from '../support/factories.js';
 const { cleanup, setup, receiver, subscriber } = useOwnApps();
 
 async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await expect.poll(check, { timeout: timeoutMs, interval: 50 }).toBe(true);
 }
 
 describe('per-account concurrency', () => {

@@ -43,13 +43,23 @@ async function subscriber(target: WebhookReceiver, on: TestApp = app): Promise<S
 }
 
 
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** `read`'s value once `accept` holds (failing the test after 10 s). */
+async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
+  let value!: T;
+  await expect.poll(async () => accept((value = await read())), { timeout: 10_000, interval: 50 }).toBe(true);
+  return value;
+}
+
+/**
+ * Proves that no more requests for what a test sent are coming, without waiting a fixed time: another scan of
+ * `code` (made after everything the test checks) is delivered, so the worker has claimed past those scans, and
+ * any repeat of them would have been sent first. Returns that later request.
+ */
+async function laterScanDelivered(target: WebhookReceiver, code: { slug: string }) {
+  const before = target.received.length;
+  expect(await scan(app, code.slug)).toBe(302);
+  await target.waitFor(before + 1);
+  return target.received.at(-1)!;
 }
 
 function deliveryOf(request: { headers: Record<string, unknown> }) {
@@ -90,8 +100,9 @@ describe('scan.created delivery', () => {
     const delivery = await eventually(() => deliveryOf(request!), (d) => d.status === 'succeeded');
     expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 1, event: 'scan.created', qrCodeId: code.id });
     expect(delivery.body).toBe(request!.rawBody.toString('utf8'));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(target.received).toHaveLength(1);
+    const later = await laterScanDelivered(target, code);
+    expect(target.received).toHaveLength(2);
+    expect(later.headers['webhook-id']).not.toBe(request!.headers['webhook-id']);
   });
 
   it('sends nothing for bots, HEAD requests, paused or deleted codes', async () => {
@@ -103,9 +114,10 @@ describe('scan.created delivery', () => {
     expect(await scan(app, code.slug)).toBe(404);
     await owner.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id: code.id } } });
     expect(await scan(app, code.slug)).toBe(404);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(target.received).toHaveLength(0);
-    const rows = await database.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', owner.accountId).execute();
+    // A human scan of another code, delivered: the scans above were recorded before it, in its batch or earlier.
+    const later = await laterScanDelivered(target, await createTestCode(owner, { name: 'Later poster' }));
+    expect(target.received).toEqual([later]);
+    const rows = await database.db.selectFrom('webhook_deliveries').select('id').where('qr_code_id', '=', code.id).execute();
     expect(rows).toHaveLength(0);
   });
 
@@ -130,10 +142,11 @@ describe('retries', () => {
     target.respondWith((_, index) => (index < 2 ? { status: 500, body: `boom ${index}` } : { status: 200, body: 'ok' }));
     const { secret, code } = await subscriber(target);
     await scan(app, code.slug);
-    const requests = await target.waitFor(3);
+    // A copy: waitFor returns the receiver's own list, which the later scan adds to.
+    const requests = [...(await target.waitFor(3))];
     const delivery = await eventually(() => deliveryOf(requests[0]!), (d) => d.status === 'succeeded');
-    await new Promise((r) => setTimeout(r, 400));
-    expect(target.received).toHaveLength(3);
+    await laterScanDelivered(target, code);
+    expect(target.received).toHaveLength(4);
 
     expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(new Set(requests.map((r) => r.rawBody.toString('hex'))).size).toBe(1);
@@ -291,16 +304,13 @@ describe('workers', () => {
       const statuses = await Promise.all(Array.from({ length: scans }, (_, i) => scan(i % 2 ? second : app, code.slug)));
       expect(statuses.every((s) => s === 302)).toBe(true);
       await target.waitFor(scans, 20_000);
-      await new Promise((r) => setTimeout(r, 500));
+      await laterScanDelivered(target, code);
       const ids = target.received.map((r) => String(r.headers['webhook-id']));
-      expect(ids).toHaveLength(scans);
-      expect(new Set(ids).size).toBe(scans);
-      const delivered = await database.db
-        .selectFrom('webhook_deliveries')
-        .select('status')
-        .where('id', 'in', ids)
-        .execute();
-      expect(delivered.every((d) => d.status === 'succeeded')).toBe(true);
+      expect(ids).toHaveLength(scans + 1);
+      expect(new Set(ids).size).toBe(scans + 1);
+      const deliveryStatuses = async () => (await database.db.selectFrom('webhook_deliveries').select('status').where('id', 'in', ids).execute()).map((d) => d.status);
+      // Each request is recorded just after its answer: the last ones may still be in flight.
+      await expect.poll(deliveryStatuses).toEqual(ids.map(() => 'succeeded'));
       expect(app.webhooks!.worker.stats.succeeded + second.webhooks!.worker.stats.succeeded).toBeGreaterThanOrEqual(scans);
     } finally {
       await second.close();
