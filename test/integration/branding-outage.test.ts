@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setBrandColor, setBrandLogo } from '../../src/accounts/branding.js';
-import { createTypedCode } from '../../src/codes/typed-code.js';
 import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
 import { png, storeSampleFile } from '../support/sample-files.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import { createTestAccount, startTestApp, type TestApp } from '../support/test-app.js';
+import { createTestTypedCode } from '../support/factories.js';
 
 // This test stops PostgreSQL, so the file runs a cluster of its own.
 let cluster: OwnCluster;
@@ -24,13 +24,9 @@ it('serves a landing page in the account colour and logo while the database is d
   await setBrandColor(cluster.db, owner.accountId, '#0a7c3e');
   const logo = await storeSampleFile(cluster.db, owner.accountId, 'logo', 'logo.png', png(40, 12));
   await setBrandLogo(cluster.db, owner.accountId, logo.id);
-  const created = await createTypedCode(cluster.db, {
-    accountId: owner.accountId, name: 'Menu', type: 'TEXT', content: { text: 'Soup of the day' }, siteUrl: app.config.siteUrl,
-    actor: { kind: 'api_key', apiKeyId: owner.keyId },
-  });
-  if (!created.ok) throw new Error(JSON.stringify(created.problems));
+  const code = await createTestTypedCode(cluster.db, owner, { name: 'Menu', type: 'TEXT', content: { text: 'Soup of the day' }, siteUrl: app.config.siteUrl });
   const open = async () => {
-    const res = await fetch(`${app.origin}/r/${created.code.slug}`, { headers: { 'User-Agent': IPHONE_SAFARI }, signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${app.origin}/r/${code.slug}`, { headers: { 'User-Agent': IPHONE_SAFARI }, signal: AbortSignal.timeout(10_000) });
     return { status: res.status, body: await res.text() };
   };
   const before = await open();

@@ -2,15 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getBranding, removeBrandLogo, setBrandColor, setBrandLogo } from '../../src/accounts/branding.js';
-import { createTypedCode } from '../../src/codes/typed-code.js';
 import type { CodeTypeName } from '../../src/codes/types/index.js';
 import { MAX_VCARD_PHOTO_BYTES } from '../../src/landing/vcard-photo.js';
-import { storedExample } from '../support/code-type-examples.js';
 import { createPerson, dashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import type { TestDatabase } from '../support/database.js';
 import { png, storeSampleFile } from '../support/sample-files.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
+import { createTestTypedCode } from '../support/factories.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -21,17 +20,8 @@ beforeAll(async () => {
   owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
 });
 
-async function create(accountId: string, type: CodeTypeName, content?: unknown) {
-  const result = await createTypedCode(database.db, {
-    accountId,
-    name: `A ${type} code`,
-    type,
-    content: content ?? (await storedExample(database.db, accountId, type)),
-    siteUrl: app.config.siteUrl,
-    actor: { kind: 'user', userId: owner.userId },
-  });
-  if (!result.ok) throw new Error(JSON.stringify(result.problems));
-  return result.code;
+function create(accountId: string, type: CodeTypeName, content?: unknown) {
+  return createTestTypedCode(database.db, { accountId, userId: owner.userId }, { type, content, siteUrl: app.config.siteUrl });
 }
 
 async function scan(slug: string, query = '') {

@@ -5,10 +5,10 @@ import { CODE_TYPE_NAMES, type CodeTypeName } from '../../src/codes/types/index.
 import type { TestDatabase } from '../support/database.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import { createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
-import { storedExample } from '../support/code-type-examples.js';
 import { pdf, png, storeSampleFile } from '../support/sample-files.js';
 import { deleteFile, findLiveFile } from '../../src/files/file-records.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
+import { createTestTypedCode } from '../support/factories.js';
 
 const ANDROID_CHROME = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -24,13 +24,8 @@ beforeAll(async () => {
   await setWebhook(database.db, app.box, { accountId: owner.accountId, url: 'http://127.0.0.1:9/hook', allowPrivate: true });
 });
 
-async function create(type: CodeTypeName, given?: unknown) {
-  const content = given ?? (await storedExample(database.db, owner.accountId, type));
-  const result = await createTypedCode(database.db, {
-    accountId: owner.accountId, name: `A ${type} code`, type, content, siteUrl: app.config.siteUrl, actor: { kind: 'api_key', apiKeyId: owner.keyId },
-  });
-  if (!result.ok) throw new Error(JSON.stringify(result.problems));
-  return result.code;
+function create(type: CodeTypeName, given?: unknown) {
+  return createTestTypedCode(database.db, owner, { type, content: given, siteUrl: app.config.siteUrl });
 }
 
 function get(path: string, init: { method?: string; userAgent?: string } = {}) {
@@ -201,11 +196,7 @@ describe('files a code names', () => {
   it('are deleted with a code deleted through the API, unless another live code still shows them', async () => {
     const menu = await storeSampleFile(database.db, owner.accountId, 'pdf', 'menu.pdf', pdf());
     const flyer = await storeSampleFile(database.db, owner.accountId, 'pdf', 'flyer.pdf', pdf());
-    const made = async (fileId: string) => {
-      const result = await createTypedCode(database.db, { accountId: owner.accountId, name: 'Menu', type: 'PDF', content: { fileId }, siteUrl: app.config.siteUrl, actor: { kind: 'api_key', apiKeyId: owner.keyId } });
-      if (!result.ok) throw new Error(JSON.stringify(result.problems));
-      return result.code;
-    };
+    const made = (fileId: string) => createTestTypedCode(database.db, owner, { name: 'Menu', type: 'PDF', content: { fileId }, siteUrl: app.config.siteUrl });
     const alone = await made(menu.id);
     const shared = await made(flyer.id);
     await made(flyer.id);

@@ -2,15 +2,14 @@ import { unzipSync } from 'fflate';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteQrCode, updateQrCode } from '../../src/codes/qr-code-service.js';
-import { createTypedCode } from '../../src/codes/typed-code.js';
 import { CODE_TYPE_NAMES } from '../../src/codes/types/index.js';
 import { createDesignTemplate } from '../../src/designs/index.js';
 import { DEFAULT_DESIGN } from '../../src/qr/design/design.js';
 import { createImportJob, type ImportJob } from '../../src/imports/import-job.js';
-import { storedExample } from '../support/code-type-examples.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import type { TestApp } from '../support/test-app.js';
+import { createTestTypedCode } from '../support/factories.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -59,11 +58,7 @@ describe('export', () => {
 
   it('importing the export of codes of all seventeen types recreates exactly their content', async () => {
     for (const type of CODE_TYPE_NAMES) {
-      const made = await createTypedCode(database.db, {
-        accountId: owner.accountId, name: `A ${type} code`, type, content: await storedExample(database.db, owner.accountId, type), siteUrl: app.config.siteUrl,
-        actor: { kind: 'user', userId: owner.userId }, externalId: `ext-${type}`,
-      });
-      expect(made.ok, JSON.stringify(made)).toBe(true);
+      await createTestTypedCode(database.db, owner, { type, siteUrl: app.config.siteUrl, externalId: `ext-${type}` });
     }
     const before = await contents(owner.accountId);
     expect(before).toHaveLength(17);
@@ -93,13 +88,9 @@ describe('export', () => {
   it('exports a URL code\'s current destination after the API changed it', async () => {
     const other = await createPerson(database.db);
     const otherHttp = await dashboardHttp(app, other);
-    const made = await createTypedCode(database.db, {
-      accountId: other.accountId, name: 'Moved', type: 'URL', content: { url: 'https://example.com/before' }, siteUrl: app.config.siteUrl,
-      actor: { kind: 'user', userId: other.userId },
-    });
-    if (!made.ok) throw new Error(JSON.stringify(made.problems));
+    const made = await createTestTypedCode(database.db, other, { name: 'Moved', type: 'URL', content: { url: 'https://example.com/before' }, siteUrl: app.config.siteUrl });
     // The API's PATCH changes the destination only, as it does for any URL code.
-    await updateQrCode(database.db, { accountId: other.accountId, id: made.code.id, changes: { destinationUrl: 'https://example.com/after' }, actor: { kind: 'user', userId: other.userId } });
+    await updateQrCode(database.db, { accountId: other.accountId, id: made.id, changes: { destinationUrl: 'https://example.com/after' }, actor: { kind: 'user', userId: other.userId } });
     const csv = await (await otherHttp.get('/imports/export.csv')).text();
     expect(csv).toContain('https://example.com/after');
     expect(csv).not.toContain('https://example.com/before');
@@ -111,9 +102,7 @@ describe('export', () => {
     for (const type of CODE_TYPE_NAMES) {
       // File types name the account's newest file of the right kind that a live code shows: give the account one.
       if (['PDF', 'MP3', 'IMAGES'].includes(type)) {
-        const content = await storedExample(database.db, fresh.accountId, type);
-        const shown = await createTypedCode(database.db, { accountId: fresh.accountId, name: `Shown ${type}`, type, content, siteUrl: app.config.siteUrl, actor: { kind: 'user', userId: fresh.userId } });
-        expect(shown.ok).toBe(true);
+        await createTestTypedCode(database.db, fresh, { name: `Shown ${type}`, type, siteUrl: app.config.siteUrl });
       }
       const template = await freshHttp.get(`/imports/templates/${type}.csv`);
       expect(template.status, `${type}: ${await template.clone().text()}`).toBe(200);
