@@ -4,7 +4,7 @@ import { createAccount } from '../../src/accounts/account-service.js';
 import { loadConfig } from '../../src/config.js';
 import { createInvitation } from '../../src/people/invitations.js';
 import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext, type WatchedContext } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { type TestDatabase, useTestDatabase } from '../support/database.js';
 import { startDashboardApp } from '../support/dashboard.js';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
 import type { TestApp } from '../support/test-app.js';
@@ -15,13 +15,13 @@ declare const navigator: { clipboard: { readText(): Promise<string> } };
 let database: TestDatabase;
 let browser: Browser;
 
+// One database and browser; each describe starts the app it needs on them (with or without a mail server).
+useTestDatabase((created) => (database = created));
 beforeAll(async () => {
-  database = await createTestDatabase();
   browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
-  await database?.destroy();
 });
 
 const path = (page: Page) => new URL(page.url()).pathname;

@@ -2,12 +2,12 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setBrandColor, setBrandLogo } from '../../src/accounts/branding.js';
-import { createTypedCode } from '../../src/codes/typed-code.js';
 import { CODE_TYPE_NAMES, type CodeTypeName, kindOf } from '../../src/codes/types/index.js';
 import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot, watchedContext } from '../support/browser.js';
 import { storedExample } from '../support/code-type-examples.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
+import { createTestTypedCode } from '../support/factories.js';
 import type { TestDatabase } from '../support/database.js';
 import { mp3, storeSampleFile } from '../support/sample-files.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
@@ -38,16 +38,7 @@ const PAGE_TYPES = CODE_TYPE_NAMES.filter((type) => kindOf(type) === 'page');
 
 /** A code of `person`'s account made as the dashboard makes it; its slug. */
 async function createCode(person: TestPerson, type: CodeTypeName, name: string, content: unknown): Promise<string> {
-  const result = await createTypedCode(database.db, {
-    accountId: person.accountId,
-    name,
-    type,
-    content,
-    siteUrl: app.config.siteUrl,
-    actor: { kind: 'user', userId: person.userId },
-  });
-  if (!result.ok) throw new Error(JSON.stringify(result.problems));
-  return result.code.slug;
+  return (await createTestTypedCode(database.db, person, { type, name, content, siteUrl: app.config.siteUrl })).slug;
 }
 
 async function createCodes(person: TestPerson): Promise<Map<CodeTypeName, string>> {
@@ -233,7 +224,8 @@ async function recordedWebm(page: Page): Promise<Buffer> {
     recorder.ondataavailable = (event) => chunks.push(event.data);
     const stopped = new Promise((resolve) => (recorder.onstop = resolve));
     recorder.start();
-    // Ten frames drawn one animation frame apart: the recording is as long as drawing them takes.
+    // Ten frames drawn 50 ms apart: a recording needs time to pass to have a length, so this span is what the test
+    // makes (half a second of video), not a wait for something to happen.
     for (let frame = 0; frame < 10; frame++) {
       context.fillStyle = frame % 2 ? '#c00' : '#00c';
       context.fillRect(0, 0, 64, 48);
