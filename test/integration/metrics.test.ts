@@ -9,9 +9,9 @@ import { createMetrics } from '../../src/metrics/index.js';
 import { freePort } from '../../src/net.js';
 import { listen, type RunningServer } from '../../src/server.js';
 import { startServiceProcess, type ServiceProcess } from '../support/processes.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { TestDatabase } from '../support/database.js';
 import { SecretBox } from '../../src/webhooks/secret-box.js';
-import { createTestAccount, rawRequest, startTestApp, TEST_WEBHOOK_SECRET_KEY, type TestApp, useTestApp } from '../support/test-app.js';
+import { createTestAccount, rawRequest, TEST_WEBHOOK_SECRET_KEY, type TestApp, useTestApp } from '../support/test-app.js';
 import { scan } from '../support/scan.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { createTestCode } from '../support/factories.js';
@@ -194,15 +194,14 @@ describe('what /metrics reports', () => {
 describe('the webhook outbox gauges', () => {
   let quiet: TestDatabase;
   let noWorker: TestApp;
-  beforeAll(async () => {
-    // A database of its own with no worker at all: what a scan queues stays due.
-    quiet = await createTestDatabase();
-    noWorker = await startTestApp(quiet, { metricsToken: TOKEN, webhookWorker: false });
-  });
-  afterAll(async () => {
-    await noWorker?.close();
-    await quiet?.destroy();
-  });
+  // A database of its own with no worker at all: what a scan queues stays due.
+  useTestApp(
+    (started) => {
+      quiet = started.database;
+      noWorker = started.app;
+    },
+    { metricsToken: TOKEN, webhookWorker: false },
+  );
 
   it('count deliveries due and the age of the oldest, read from the database at scrape time', async () => {
     const owner = await createTestAccount(quiet.db, noWorker);
@@ -267,9 +266,14 @@ describe('the standalone worker (npm run worker)', () => {
   let server: TestApp;
   let worker: ServiceProcess;
   let metricsOrigin: string;
+  useTestApp(
+    (started) => {
+      own = started.database;
+      server = started.app;
+    },
+    { webhookWorker: false },
+  );
   beforeAll(async () => {
-    own = await createTestDatabase();
-    server = await startTestApp(own, { webhookWorker: false });
     const port = await freePort();
     metricsOrigin = `http://127.0.0.1:${port}`;
     worker = await startServiceProcess('worker', own.connectionString, { METRICS_TOKEN: TOKEN, WORKER_METRICS_PORT: String(port) });
@@ -280,8 +284,6 @@ describe('the standalone worker (npm run worker)', () => {
       worker.kill('SIGTERM');
       await exited;
     }
-    await server?.close();
-    await own?.destroy();
   });
 
   it('serves its own delivery counters on WORKER_METRICS_PORT, with the same token rule, and nothing else there', async () => {
