@@ -3,12 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../support/database.js';
 import { scan } from '../support/scan.js';
-import { startTestApp } from '../support/test-app.js';
 import { useOwnApps } from '../support/own-apps.js';
 
-const { cleanup, subscriber } = useOwnApps();
+const { cleanup, setup, subscriber } = useOwnApps();
 
 /** A receiver whose answers wait until the test says so (`answer`), or forever. */
 async function heldReceiver() {
@@ -40,10 +38,7 @@ describe('the worker when the database fails it mid-flight', () => {
     process.on('unhandledRejection', onUnhandled);
     cleanup(async () => void process.off('unhandledRejection', onUnhandled));
 
-    const database = await createTestDatabase();
-    cleanup(() => database.destroy());
-    const app = await startTestApp(database, {}, { webhooks: { worker: { concurrency: 4, perAccountConcurrency: 1, pollIntervalMs: 50 } } });
-    cleanup(() => app.close());
+    const { database, app } = await setup({ webhooks: { worker: { concurrency: 4, perAccountConcurrency: 1, pollIntervalMs: 50 } } });
     // The database refuses every release (a claim given back, due at once), as it would while going away.
     await sql`
       create function refuse_releases() returns trigger language plpgsql as $$
