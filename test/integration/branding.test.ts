@@ -9,7 +9,7 @@ import type { TestDatabase } from '../support/database.js';
 import { png, storeSampleFile } from '../support/sample-files.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import type { TestApp } from '../support/test-app.js';
-import { createTestTypedCode } from '../support/factories.js';
+import { createSignedInPerson, createTestTypedCode } from '../support/factories.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -171,8 +171,7 @@ describe('the vCard photo', () => {
 
 describe('the Landing pages settings', () => {
   it('lets an owner save a colour, upload and remove a logo, and open a sample page under the page CSP', async () => {
-    const person = await createPerson(database.db, { accountName: 'Settings Ltd' });
-    const http = await dashboardHttp(app, person);
+    const { http, ...person } = await createSignedInPerson(database.db, app, { accountName: 'Settings Ltd' });
     const page = await http.get('/account/branding');
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -235,8 +234,7 @@ describe('the Landing pages settings', () => {
   });
 
   it('is for owners only, and linked from the account page for them', async () => {
-    const member = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
-    const http = await dashboardHttp(app, member);
+    const { http, ...member } = await createSignedInPerson(database.db, app, { accountId: owner.accountId, role: 'member' });
     expect((await http.get('/account/branding')).status).toBe(403);
     expect((await http.post('/account/branding/color', { hex: '#000000' })).status).toBe(403);
     expect(await (await http.get('/account')).text()).not.toContain('/account/branding');

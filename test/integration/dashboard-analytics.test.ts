@@ -5,6 +5,7 @@ import { recentScans } from '../../src/analytics/recent-scans.js';
 import { createQrCode, type QrCode } from '../../src/codes/index.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
+import { createSignedInPerson } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
@@ -103,8 +104,7 @@ describe('whose analytics', () => {
 
   it('lets a member of the account read the analytics and export, and sends people who are not signed in to sign in', async () => {
     const code = await makeCode(owner, 'Shop window');
-    const member = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
-    const memberHttp = await dashboardHttp(app, member);
+    const { http: memberHttp, ...member } = await createSignedInPerson(database.db, app, { accountId: owner.accountId, role: 'member' });
     for (const path of ['/analytics', `/codes/${code.id}/analytics`, `/codes/${code.id}/analytics?fragment=1`, `/codes/${code.id}/scans.csv`, '/analytics/scans.csv']) {
       expect((await memberHttp.get(path)).status, path).toBe(200);
       const anonymous = await fetch(`${app.origin}${path}`, { redirect: 'manual' });

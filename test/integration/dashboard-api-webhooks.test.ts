@@ -3,6 +3,7 @@ import { createApiKey, listApiKeys } from '../../src/accounts/api-keys.js';
 import { getWebhook, revealWebhookSecret } from '../../src/webhooks/webhook-settings.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
+import { createSignedInPerson } from '../support/factories.js';
 import { rawRequest, type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -42,8 +43,7 @@ afterAll(async () => {
 
 describe('API & webhooks: who may open it', () => {
   it('answers a member with the 403 page, for pages and actions alike, and creates nothing', async () => {
-    const member = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
-    const http = await dashboardHttp(app, member);
+    const { http, ...member } = await createSignedInPerson(database.db, app, { accountId: owner.accountId, role: 'member' });
     const page = await http.get(SECTION);
     expect(page.status).toBe(403);
     expect(await page.text()).toContain('Only owners can open this section');
@@ -86,8 +86,7 @@ describe("another account's keys and deliveries", () => {
 
 describe('plans without the API', () => {
   it('says why (Business, 39 EUR per month), shows no create button, and refuses a crafted create', async () => {
-    const pro = await createPerson(database.db, { plan: 'pro' });
-    const http = await dashboardHttp(app, pro);
+    const { http, ...pro } = await createSignedInPerson(database.db, app, { plan: 'pro' });
     const html = await (await http.get(SECTION)).text();
     expect(html).toContain('The API is part of the Business plan (39 EUR per month)');
     expect(html).not.toContain('Create API key');

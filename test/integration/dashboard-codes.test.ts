@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createQrCode, getQrCode, listDestinationChanges, updateQrCode } from '../../src/codes/index.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
+import { createSignedInPerson } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
@@ -168,8 +169,7 @@ describe('validation', () => {
   });
 
   it("says why when the plan's code limit is reached (402), keeping the form", async () => {
-    const free = await createPerson(database.db, { plan: 'free' });
-    const http = await dashboardHttp(app, free);
+    const { http, ...free } = await createSignedInPerson(database.db, app, { plan: 'free' });
     for (let i = 0; i < 3; i++) await makeCode(free, `Free ${i}`);
     expect(await (await http.get('/codes')).text()).toContain('Free plan · 3 of 3 codes used');
     const response = await http.post('/codes', { name: 'One too many', url: 'https://example.com/' });
@@ -182,8 +182,7 @@ describe('validation', () => {
 
 describe('the list', () => {
   it('searches by name, filters by state, pages newest first with links that keep the query, and answers htmx with the results only', async () => {
-    const person = await createPerson(database.db);
-    const http = await dashboardHttp(app, person);
+    const { http, ...person } = await createSignedInPerson(database.db, app);
     const codes = [];
     for (let i = 0; i < 30; i++) codes.push(await makeCode(person, `Shelf ${String(i).padStart(2, '0')}${i % 3 === 0 ? ' promo' : ''}`));
     for (const code of codes.slice(0, 4)) await updateQrCode(database.db, { accountId: person.accountId, id: code.id, changes: { active: false }, actor: { kind: 'user', userId: person.userId } });

@@ -20,7 +20,7 @@ import type { TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import { createTestAccount, type TestAccount, type TestApp } from '../support/test-app.js';
 import { png } from '../support/sample-files.js';
-import { createTestCode } from '../support/factories.js';
+import { createSignedInPerson, createTestCode } from '../support/factories.js';
 
 const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
 
@@ -252,8 +252,7 @@ describe('images of a designed code', () => {
   it('are the same from the API and the dashboard, decode to the short URL, and change their ETag with the design', async () => {
     const account = await createTestAccount(database.db, app);
     const code = await createTestCode(account, { name: 'Designed later' });
-    const person = await createPerson(database.db, { accountId: account.accountId });
-    const http = await dashboardHttp(app, person);
+    const { http, ...person } = await createSignedInPerson(database.db, app, { accountId: account.accountId });
     const before = await apiImage(account, code.id, '?format=png&size=1024');
 
     await setCodeDesign(database.db, { accountId: account.accountId, codeId: code.id, design: FRAMED });

@@ -7,6 +7,7 @@ import { SIGNUPS_PER_IP } from '../../src/people/signup-limit.js';
 import { findUserByEmail, getUser, listUsers } from '../../src/people/users.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, startDashboardApp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
+import { createSignedInPerson } from '../support/factories.js';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -37,8 +38,7 @@ async function signedIn(http: DashboardHttp): Promise<boolean> {
 
 describe('who may open People', () => {
   it('answers a member 403 on /people and on every People action, and changes nothing', async () => {
-    const member = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
-    const http = await dashboardHttp(app, member);
+    const { http, ...member } = await createSignedInPerson(database.db, app, { accountId: owner.accountId, role: 'member' });
     expect((await http.get('/people')).status).toBe(403);
     expect((await http.get(`/people/${owner.userId}/remove`)).status).toBe(403);
     const posts: Array<[string, Record<string, string>]> = [
@@ -129,8 +129,7 @@ describe('invitations from People', () => {
 
 describe('roles and removal', () => {
   it('keeps the last owner: demoting or removing them is refused with the reason on the page', async () => {
-    const solo = await createPerson(database.db, { accountName: 'Solo' });
-    const http = await dashboardHttp(app, solo);
+    const { http, ...solo } = await createSignedInPerson(database.db, app, { accountName: 'Solo' });
     const demote = await http.post(`/people/${solo.userId}/role`, { role: 'member' });
     expect(demote.status).toBe(409);
     expect(await demote.text()).toContain('An account needs at least one owner.');
@@ -140,8 +139,7 @@ describe('roles and removal', () => {
 
   it('promotes a member at once, and removing someone signs them out for good', async () => {
     const boss = await createPerson(database.db, { accountName: 'Roles' });
-    const member = await createPerson(database.db, { accountId: boss.accountId, role: 'member' });
-    const memberHttp = await dashboardHttp(app, member);
+    const { http: memberHttp, ...member } = await createSignedInPerson(database.db, app, { accountId: boss.accountId, role: 'member' });
     const http = await dashboardHttp(app, boss);
     expect((await http.post(`/people/${member.userId}/role`, { role: 'owner' })).headers.get('location')).toBe('/people?done=role-changed');
     expect((await memberHttp.get('/people')).status).toBe(200);
@@ -154,8 +152,7 @@ describe('roles and removal', () => {
 
 describe('passwords and sessions', () => {
   it('a reset link from an owner ends every session of the person and signs them in with the new password', async () => {
-    const member = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
-    const elsewhere = await dashboardHttp(app, member);
+    const { http: elsewhere, ...member } = await createSignedInPerson(database.db, app, { accountId: owner.accountId, role: 'member' });
     const http = await dashboardHttp(app, owner);
     const made = await http.post(`/people/${member.userId}/reset-link`, {});
     expect(made.status).toBe(200);
@@ -172,8 +169,7 @@ describe('passwords and sessions', () => {
   });
 
   it('changing the password ends the other sessions but not this one; a wrong current password changes nothing', async () => {
-    const person = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
-    const here = await dashboardHttp(app, person);
+    const { http: here, ...person } = await createSignedInPerson(database.db, app, { accountId: owner.accountId, role: 'member' });
     const there = await dashboardHttp(app, person);
     const wrong = await here.post('/account/password', { currentPassword: 'not it at all', password: NEW_PASSWORD, confirm: NEW_PASSWORD });
     expect(wrong.status).toBe(400);
@@ -188,8 +184,7 @@ describe('passwords and sessions', () => {
   });
 
   it('"Sign out everywhere" makes a cookie copied before it useless, this browser included', async () => {
-    const person = await createPerson(database.db, { accountId: owner.accountId, role: 'member' });
-    const http = await dashboardHttp(app, person);
+    const { http, ...person } = await createSignedInPerson(database.db, app, { accountId: owner.accountId, role: 'member' });
     const stolen = http.cookie;
     const other = await dashboardHttp(app, person);
     const response = await http.post('/account/sign-out-everywhere', {});

@@ -9,7 +9,7 @@ import { createImportJob, type ImportJob } from '../../src/imports/import-job.js
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import type { TestApp } from '../support/test-app.js';
-import { createTestTypedCode } from '../support/factories.js';
+import { createSignedInPerson, createTestTypedCode } from '../support/factories.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -86,8 +86,7 @@ describe('export', () => {
   });
 
   it('exports a URL code\'s current destination after the API changed it', async () => {
-    const other = await createPerson(database.db);
-    const otherHttp = await dashboardHttp(app, other);
+    const { http: otherHttp, ...other } = await createSignedInPerson(database.db, app);
     const made = await createTestTypedCode(database.db, other, { name: 'Moved', type: 'URL', content: { url: 'https://example.com/before' }, siteUrl: app.config.siteUrl });
     // The API's PATCH changes the destination only, as it does for any URL code.
     await updateQrCode(database.db, { accountId: other.accountId, id: made.id, changes: { destinationUrl: 'https://example.com/after' }, actor: { kind: 'user', userId: other.userId } });
@@ -97,8 +96,7 @@ describe('export', () => {
   });
 
   it('each type\'s template imports cleanly', async () => {
-    const fresh = await createPerson(database.db);
-    const freshHttp = await dashboardHttp(app, fresh);
+    const { http: freshHttp, ...fresh } = await createSignedInPerson(database.db, app);
     for (const type of CODE_TYPE_NAMES) {
       // File types name the account's newest file of the right kind that a live code shows: give the account one.
       if (['PDF', 'MP3', 'IMAGES'].includes(type)) {
@@ -115,8 +113,7 @@ describe('export', () => {
   });
 
   it('writes one ZIP of images at a time per account: a second while the first streams gets 429, and one after it ends works', async () => {
-    const fresh = await createPerson(database.db);
-    const freshHttp = await dashboardHttp(app, fresh);
+    const { http: freshHttp, ...fresh } = await createSignedInPerson(database.db, app);
     const rows = Array.from({ length: 300 }, (_, i) => `URL,Code ${i},https://example.com/${i}`).join('\r\n');
     const path = await importFile(freshHttp, `type,name,url\r\n${rows}\r\n`);
     // 300 PNGs of 1024 px are megabytes: a reader that takes nothing holds the first ZIP mid-stream.
@@ -131,8 +128,7 @@ describe('export', () => {
   });
 
   it('the ZIP draws each code in the saved design its row named, and the others in the default look', async () => {
-    const fresh = await createPerson(database.db);
-    const freshHttp = await dashboardHttp(app, fresh);
+    const { http: freshHttp, ...fresh } = await createSignedInPerson(database.db, app);
     await createDesignTemplate(database.db, { accountId: fresh.accountId, name: 'Brand Blue', design: { ...DEFAULT_DESIGN, foreground: { type: 'solid', color: '#1d4ed8' } } });
     const path = await importFile(freshHttp, 'type,name,url,design\r\nURL,Blue,https://example.com/b,brand blue\r\nURL,Plain,https://example.com/p,\r\n');
     const zip = await freshHttp.get(`${path}/qr-codes.zip?format=svg`);
