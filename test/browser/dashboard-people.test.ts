@@ -2,10 +2,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { loadConfig } from '../../src/config.js';
-import { createInvitation } from '../../src/people/invitations.js';
 import { accessibilityViolations, BROWSER_TEST_TIMEOUT, launchBrowser, screenshot, watchedContext, type WatchedContext } from '../support/browser.js';
 import { type TestDatabase, useTestDatabase } from '../support/database.js';
 import { startDashboardApp } from '../support/dashboard.js';
+import { createTestInvitation } from '../support/factories.js';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -51,7 +51,7 @@ describe('people in a browser, without a mail server', () => {
 
   it('an operator invitation becomes an owner, who invites a member by a copied link; the member has no API & webhooks and is removed', async () => {
     const account = await createAccount(database.db, { name: 'Acme Bakery', plan: 'business' });
-    const invitation = await createInvitation(database.db, { accountId: account.id, email: 'ada@example.com', role: 'owner', siteUrl: app.origin });
+    const invitation = await createTestInvitation(database.db, { accountId: account.id, email: 'ada@example.com', role: 'owner', siteUrl: app.origin });
 
     const ownerSide = await watchedContext(browser);
     await ownerSide.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });

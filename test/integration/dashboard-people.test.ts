@@ -2,12 +2,12 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAccount } from '../../src/accounts/account-service.js';
 import { loadConfig } from '../../src/config.js';
-import { createInvitation, listPendingInvitations } from '../../src/people/invitations.js';
+import { listPendingInvitations } from '../../src/people/invitations.js';
 import { SIGNUPS_PER_IP } from '../../src/people/signup-limit.js';
 import { findUserByEmail, getUser, listUsers } from '../../src/people/users.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, startDashboardApp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
-import { createSignedInPerson } from '../support/factories.js';
+import { createSignedInPerson, createTestInvitation } from '../support/factories.js';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -58,7 +58,7 @@ describe('who may open People', () => {
   it("answers 404 for another account's people and invitations, and leaves them alone", async () => {
     const other = await createPerson(database.db, { accountName: 'Other Ltd' });
     const otherMember = await createPerson(database.db, { accountId: other.accountId, role: 'member' });
-    const invitation = await createInvitation(database.db, { accountId: other.accountId, email: 'guest@example.com', role: 'member', siteUrl: app.origin });
+    const invitation = await createTestInvitation(database.db, { accountId: other.accountId, email: 'guest@example.com', siteUrl: app.origin });
     const http = await dashboardHttp(app, owner);
     expect((await http.get(`/people/${otherMember.userId}/remove`)).status).toBe(404);
     expect((await http.get(`/people/invitations/${invitation.id}/revoke`)).status).toBe(404);
@@ -213,7 +213,7 @@ describe('CSRF on People and Account', () => {
     }
     expect(await signedIn(http)).toBe(true);
     expect((await listPendingInvitations(database.db, owner.accountId)).some((invitation) => invitation.email === 'csrf@example.com')).toBe(false);
-    const invitation = await createInvitation(database.db, { accountId: owner.accountId, email: 'csrf2@example.com', role: 'member', siteUrl: app.origin });
+    const invitation = await createTestInvitation(database.db, { accountId: owner.accountId, email: 'csrf2@example.com', siteUrl: app.origin });
     const guest = await dashboardHttp(app);
     const path = new URL(invitation.url).pathname;
     expect((await guest.post(path, { password: NEW_PASSWORD, confirm: NEW_PASSWORD }, { csrf: false })).status).toBe(403);
