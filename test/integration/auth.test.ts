@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createApiKey, generateApiKey, revokeApiKey } from '../../src/accounts/api-keys.js';
+import { generateApiKey, revokeApiKey } from '../../src/accounts/api-keys.js';
 import { setPlan } from '../../src/accounts/account-service.js';
 import type { TestDatabase } from '../support/database.js';
+import { createTestApiKey } from '../support/factories.js';
 import { createTestAccount, rawRequest, type TestApp, useTestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
@@ -40,12 +41,12 @@ describe('authentication', () => {
 
   it('answers 401 invalid_api_key for a revoked key, while the account’s other key keeps working', async () => {
     const account = await createTestAccount(database.db, app);
-    const second = await createApiKey(database.db, account.accountId);
+    const second = await createTestApiKey(database.db, app, account.accountId);
     await revokeApiKey(database.db, account.keyId);
     const revoked = await rawRequest(app, '/qrcodes', { apiKey: account.apiKey });
     expect(revoked.status).toBe(401);
     expect(revoked.body.error.code).toBe('invalid_api_key');
-    const other = await rawRequest(app, '/qrcodes', { apiKey: second.key });
+    const other = await rawRequest(app, '/qrcodes', { apiKey: second.apiKey });
     expect(other.status).toBe(200);
   });
 

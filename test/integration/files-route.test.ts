@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/account-service.js';
 import { storeFile } from '../../src/files/store-file.js';
 import type { TestDatabase } from '../support/database.js';
+import { createBareAccount } from '../support/factories.js';
 import { type TestApp, useTestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
@@ -12,7 +12,7 @@ useTestApp((started) => ({ database, app } = started));
 
 describe('GET /files/:id (what landing pages link to)', () => {
   it('serves a stored file to anyone with its id, typed by content and sandboxed; unknown ids are 404', async () => {
-    const account = await createAccount(database.db, { name: 'Files', plan: 'business' });
+    const account = await createBareAccount(database.db, { name: 'Files' });
     const image = new PNG({ width: 2, height: 2 });
     image.data.fill(255);
     const bytes = PNG.sync.write(image);
