@@ -6,9 +6,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // On 2 cores vitest's default is one worker (cores - 1): the suite then ran one file at a time while most files
-    // wait on PostgreSQL, child processes and browsers. Three workers, measured on the 2-core CI machine, keep
-    // both cores busy (measured runs: issue 25's report).
-    maxWorkers: 3,
+    // wait on PostgreSQL, child processes and browsers. Measured on the 2-core machine (fresh clone, shared): two
+    // workers 6m05, three 6m02, so two, one per core, which leaves each file's time budget the most room.
+    maxWorkers: 2,
     // A worker runs file after file with the modules it already loaded, instead of a fresh process per file that
     // loads vitest and src/ again: that reload was 40% of the suite's CPU (916 s of CPU per run, 531 s without).
     // It holds because nothing keeps state at module level (STYLE.md: no globals) and no test mocks modules or
