@@ -300,7 +300,9 @@ describe('sign-up with a mail server', () => {
     expect(notice.subject).toBe('You already have a qroute account');
     expect(notice.text).toContain(`${open.origin}/password-reset`);
     const confirmation = catcher.mails.find((mail) => mail.to[0] === fresh)!;
-    const path = /\/signup\/confirm\/[A-Za-z0-9_-]{43}/.exec(confirmation.text)![0];
+    const link = /\/signup\/confirm\/[A-Za-z0-9_-]{43}/;
+    expect(confirmation.text, 'the confirmation mail carries its link').toMatch(link);
+    const path = link.exec(confirmation.text)![0];
     const http = await dashboardHttp(open);
     expect(/<input[^>]*name="accountName"[^>]*>/.exec(await (await http.get(path)).text())?.[0]).toContain('value="Corner Shop"');
     expect(await findUserByEmail(database.db, fresh)).toBeUndefined();
