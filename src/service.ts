@@ -1,19 +1,13 @@
 import type { Logger } from 'pino';
-import { createScanRollupJob } from './analytics/index.js';
-import { createApp, createRequestListener } from './app.js';
 import type { Config } from './config.js';
 import { type DatabaseConnection, openDatabase } from './db/connect.js';
 import type { Database } from './db/schema/index.js';
-import { createImportJob } from './imports/import-job.js';
 import { createLogger } from './logger.js';
-import { createPruningJob } from './maintenance/pruning-job.js';
-import { createMetrics, type Metrics, metricsOnlyListener } from './metrics/index.js';
-import { createQrImages, type QrImages } from './qr/index.js';
-import { createRedirect, type Redirect } from './redirect/index.js';
-import { journalDirFor } from './redirect/scan-journal.js';
-import { listen, type RunningServer } from './server.js';
-import { createWebhookDelivery, type WebhookDelivery, type WebhookDeliveryTuning } from './webhooks/index.js';
-import { readOutboxBacklog } from './webhooks/outbox.js';
+import type { Metrics } from './metrics/index.js';
+import type { QrImages } from './qr/index.js';
+import type { Redirect } from './redirect/index.js';
+import type { RunningServer } from './server.js';
+import type { WebhookDelivery, WebhookDeliveryTuning } from './webhooks/index.js';
 import { loadSecretBox, type SecretBox } from './webhooks/secret-box.js';
 
 /**
@@ -106,6 +100,33 @@ export async function createService(config: Config, options: ServiceOptions): Pr
   if (role === 'admin' || !box) return service;
 
   try {
+    // Loaded only here: the CLI needs the database alone, and without Express, the dashboard and the renderers an
+    // admin command starts in 0.3 s instead of 1 s (the CLI tests run it dozens of times).
+    const [
+      { createScanRollupJob },
+      { createApp, createRequestListener },
+      { createImportJob },
+      { createPruningJob },
+      { createMetrics, metricsOnlyListener },
+      { createQrImages },
+      { createRedirect },
+      { journalDirFor },
+      { listen },
+      { createWebhookDelivery },
+      { readOutboxBacklog },
+    ] = await Promise.all([
+      import('./analytics/index.js'),
+      import('./app.js'),
+      import('./imports/import-job.js'),
+      import('./maintenance/pruning-job.js'),
+      import('./metrics/index.js'),
+      import('./qr/index.js'),
+      import('./redirect/index.js'),
+      import('./redirect/scan-journal.js'),
+      import('./server.js'),
+      import('./webhooks/index.js'),
+      import('./webhooks/outbox.js'),
+    ]);
     const runsHttp = role === 'server';
     // Metrics cost nothing when nobody may read them: with METRICS_TOKEN unset there is no registry at all. A worker
     // serves its own on WORKER_METRICS_PORT (never PORT: a worker beside a server on one host would take its port).
