@@ -1,16 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import type { TestDatabase } from '../support/database.js';
 import { createTestAccount, TEST_WEBHOOK_SECRET_KEY, type TestApp, useTestApp } from '../support/test-app.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { freePort } from '../../src/net.js';
+import { PROJECT_ROOT } from '../../src/paths.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { createTestCode } from '../support/factories.js';
+import { builtEntry } from '../support/processes.js';
 
-const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let database: TestDatabase;
 let app: TestApp;
 let server: ChildProcess | undefined;
@@ -22,7 +21,7 @@ afterAll(() => {
 
 
 async function startServer(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [builtEntry('src/main.ts')], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ALLOW_PRIVATE_WEBHOOK_URLS: 'true', DATABASE_URL: database.connectionString, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY.toString('base64'), PORT: String(port), LOG_LEVEL: 'warn' },
     stdio: 'ignore',

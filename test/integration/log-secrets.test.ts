@@ -1,22 +1,18 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { LINK_TOKEN_PATHS, newLinkToken } from '../../src/people/tokens.js';
-import { listen, type RunningServer } from '../../src/server.js';
-import { SecretBox } from '../../src/webhooks/secret-box.js';
 import { type TestDatabase, useTestDatabase } from '../support/database.js';
 import { rawHttp } from '../support/raw-http.js';
-import { TEST_WEBHOOK_SECRET_KEY } from '../support/test-app.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /** The app with main's own logger (createLogger), writing into `lines`: what an operator's log would hold. */
 let database: TestDatabase;
-let server: RunningServer;
+let app: TestApp;
 const lines: string[] = [];
 
 useTestDatabase((created) => (database = created));
-// Its own app, not startTestApp's: the point is main's logger (createLogger), which test apps replace by a silent one.
+// The point is main's logger (createLogger), which test apps otherwise replace by a silent one.
 beforeAll(async () => {
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -25,15 +21,14 @@ beforeAll(async () => {
     },
   });
   const logger = createLogger({ level: 'info', destination });
-  const config = { ...loadConfig({}), siteUrl: 'https://qr.test' };
-  server = await listen(createApp({ config, db: database.db, logger, box: new SecretBox(TEST_WEBHOOK_SECRET_KEY) }), 0, '127.0.0.1');
+  app = await startTestApp(database, { webhookWorker: false }, { logger });
 });
 afterAll(async () => {
-  await server?.close(0);
+  await app?.close();
 });
 
 it('request logs hold no CSRF token of an upload URL and no invitation or password-reset token', async () => {
-  const origin = `http://127.0.0.1:${server.port}`;
+  const { origin } = app;
   const secrets = ['csrfSecretValue123', 'inviteTokenSecret456', 'resetTokenSecret789'];
   await rawHttp(origin, { method: 'POST', path: `/imports?_csrf=${secrets[0]}&page=2`, headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: '--b--\r\n' });
   await rawHttp(origin, { method: 'GET', path: `/invitations/${secrets[1]}` });
@@ -48,7 +43,7 @@ it('request logs hold no CSRF token of an upload URL and no invitation or passwo
 });
 
 it('request logs hold no token of any link mailed or shown, whichever method, letter case or shape reaches the route', async () => {
-  const origin = `http://127.0.0.1:${server.port}`;
+  const { origin } = app;
   const before = lines.length;
   // Every kind of link the people service makes (LINK_TOKEN_PATHS), a sign-up confirmation included: its token
   // creates an account for whoever posts it first.

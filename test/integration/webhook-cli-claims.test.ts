@@ -1,8 +1,4 @@
-import { execFile as execFileCallback } from 'node:child_process';
 import net, { type AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { getDelivery } from '../../src/webhooks/delivery-service.js';
@@ -11,9 +7,8 @@ import { scan } from '../support/scan.js';
 import { createTestAccount, TEST_WEBHOOK_SECRET_KEY, type TestApp, useTestApp } from '../support/test-app.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { createTestCode } from '../support/factories.js';
+import { runCli } from '../support/cli.js';
 
-const execFile = promisify(execFileCallback);
-const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
  * A TCP proxy to PostgreSQL that holds every chunk for `delayMs` each way: the admin CLI run from an operator's
@@ -43,16 +38,6 @@ async function slowLink(target: URL, delayMs: number): Promise<{ url: string; cl
   };
 }
 
-async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: PROJECT_ROOT, env, timeout: 50_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
 
 describe('the admin CLI attempting a delivery while a worker runs', { timeout: 60_000 }, () => {
   let database: TestDatabase;

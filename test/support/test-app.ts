@@ -1,4 +1,4 @@
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createApiKey } from '../../src/accounts/api-keys.js';
@@ -34,6 +34,8 @@ export interface TestApp {
 export interface TestAppTuning {
   webhooks?: WebhookDeliveryTuning;
   withoutJobs?: ServiceOptions['withoutJobs'];
+  /** The app's logger; by default a silent one (TEST_LOG_LEVEL shows it). */
+  logger?: Logger;
 }
 
 /** One key for every test app, so apps sharing a database read each other's webhook secrets. */
@@ -71,7 +73,7 @@ export async function startTestApp(
     box,
     database,
     host: '127.0.0.1',
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: tuning.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     webhookTuning: tuning.webhooks,
     withoutJobs: tuning.withoutJobs,
   });
