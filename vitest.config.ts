@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/slow-first-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -17,6 +18,8 @@ export default defineConfig({
     // expect.poll waits for a condition; vitest's default of 1 s failed conditions that take a moment longer on a
     // loaded machine (a preview image rendering while the suite shares 2 cores). A poll ends as soon as it holds.
     expect: { poll: { timeout: 10_000 } },
+    // The slowest files start first, so the last minutes are not one long file on one worker.
+    sequence: { sequencer: SlowFirstSequencer },
     // `vitest run` runs both; `vitest run --project unit` runs the unit tests alone, with no PostgreSQL started.
     projects: [
       {

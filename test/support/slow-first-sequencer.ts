@@ -1,0 +1,29 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take longest, longest first (a fresh-clone CI run on 2 cores, 2026-11-26). Without vitest's
+ * cache of durations (a fresh clone has none) it starts files largest first, and a slow small file (the contract
+ * check runs Optic five times) ran last on one worker while the other sat idle. Starting these first lets the
+ * short files fill in around them. A file missing from here only costs that tail again; keep the list short.
+ */
+const SLOW_FIRST = [
+  'test/integration/cli.test.ts',
+  'test/browser/dashboard-every-type.test.ts',
+  'test/browser/dashboard-code-types.test.ts',
+  'test/contract/compatibility.test.ts',
+  'test/integration/database-faults.test.ts',
+  'test/browser/landing-pages.test.ts',
+  'test/integration/import.test.ts',
+];
+
+export default class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const index = SLOW_FIRST.findIndex((slow) => file.moduleId.endsWith(`/${slow}`));
+      return index === -1 ? SLOW_FIRST.length : index;
+    };
+    // Stable: files of equal rank (all but the listed ones) keep vitest's own order.
+    return sorted.map((file, index) => ({ file, index })).sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index).map(({ file }) => file);
+  }
+}
