@@ -14,7 +14,8 @@ let owner: TestPerson;
 let stranger: TestPerson;
 let http: DashboardHttp;
 
-useDashboardApp((started) => ({ database, app } = started));
+// The test folds scans into the rollup by hand, to check pages over folded and not-yet-folded scans alike.
+useDashboardApp((started) => ({ database, app } = started), {}, { withoutJobs: ['rollup'] });
 beforeAll(async () => {
   owner = await createPerson(database.db, { accountName: 'Acme Bakery' });
   stranger = await createPerson(database.db);

@@ -15,7 +15,8 @@ let database: TestDatabase;
 let app: TestApp;
 let job: ImportJob;
 
-useDashboardApp((started) => ({ database, app } = started), { webhookWorker: false });
+// The file runs its own import job (a short interval); the app's would claim the same imports.
+useDashboardApp((started) => ({ database, app } = started), { webhookWorker: false }, { withoutJobs: ['imports'] });
 beforeAll(async () => {
   job = createImportJob({ db: database.db, logger: pino({ level: 'silent' }), siteUrl: app.config.siteUrl, intervalMs: 50 });
   job.start();

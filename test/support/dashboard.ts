@@ -9,8 +9,7 @@ import type { UserRole } from '../../src/db/schema/people.js';
 import { freePort } from '../../src/net.js';
 import { createUser } from '../../src/people/users.js';
 import type { TestDatabase } from './database.js';
-import { startTestApp, type TestApp, useTestApp } from './test-app.js';
-import type { WebhookDeliveryTuning } from '../../src/webhooks/index.js';
+import { startTestApp, type TestApp, type TestAppTuning, useTestApp } from './test-app.js';
 
 /**
  * The app with SITE_URL equal to the origin the test browses (http://127.0.0.1:<port>), so links the dashboard
@@ -19,7 +18,7 @@ import type { WebhookDeliveryTuning } from '../../src/webhooks/index.js';
 export async function startDashboardApp(
   database: TestDatabase,
   overrides: Partial<Config> = {},
-  tuning: { webhooks?: WebhookDeliveryTuning } = {},
+  tuning: TestAppTuning = {},
 ): Promise<TestApp> {
   const port = await freePort();
   return startTestApp(database, { port, siteUrl: `http://127.0.0.1:${port}`, ...overrides }, tuning);
@@ -123,7 +122,7 @@ function keepCookies(jar: Map<string, string>, response: Response): void {
 export function useDashboardApp(
   ready: Parameters<typeof useTestApp>[0],
   overrides: Parameters<typeof useTestApp>[1] = {},
-  tuning: { webhooks?: WebhookDeliveryTuning } = {},
+  tuning: TestAppTuning = {},
 ): void {
   useTestApp(ready, overrides, { tuning, start: startDashboardApp });
 }
