@@ -221,7 +221,8 @@ async function openService(
     // on an empty database.
     stopEmbedded: role === 'server' ? 'always' : 'if-started-here',
     createEmbedded: overrides.createEmbedded ?? role === 'server',
-    timeouts: config.databaseTimeouts,
-    ...(role === 'admin' && { maxConnections: 2 }),
+    // The CLI keeps the built-in timeouts, as it always has: DATABASE_*_TIMEOUT_MS tune the services' pools, and a
+    // short statement timeout set for them must not cut an operator's long admin command.
+    ...(role === 'admin' ? { maxConnections: 2 } : { timeouts: config.databaseTimeouts }),
   });
 }
