@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
 
@@ -62,20 +63,18 @@ function resolveImport(from, specifier) {
   return undefined;
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"](\.{1,2}\/[^'"]+)['"]/g;
-
 const files = sourceFiles(SRC);
 /** file → [{ target, line }] */
 const imports = new Map();
 for (const file of files) {
   const text = readFileSync(file, 'utf8');
   const found = [];
-  for (const match of text.matchAll(IMPORT)) {
-    const specifier = match[1] ?? match[2] ?? match[3];
-    const target = resolveImport(file, specifier);
-    if (!target) continue;
-    const line = text.slice(0, match.index + match[0].indexOf(specifier)).split('\n').length;
-    found.push({ target, line });
+  // TypeScript's own scanner: imports and re-exports of every form (`import type`, `export *`, `import()`), and
+  // nothing in comments or strings.
+  for (const { fileName, pos } of ts.preProcessFile(text, true, true).importedFiles) {
+    if (!fileName.startsWith('.')) continue;
+    const target = resolveImport(file, fileName);
+    if (target) found.push({ target, line: text.slice(0, pos).split('\n').length });
   }
   imports.set(file, found);
 }
