@@ -55,15 +55,29 @@ export function DeliveriesTable(props: { items: DeliveryListItem[]; labelledBy: 
   );
 }
 
+/**
+ * The attempt's error where it says more than its status: an attempt that got a non-2xx answer records "HTTP 500"
+ * as its error (the API gives it so), which beside the status read "HTTP 500 HTTP 500"; a redirect keeps why it
+ * failed ("redirects are not followed").
+ */
+export function reasonBeyondStatus(attempt: Pick<Attempt, 'statusCode' | 'error'>): string | undefined {
+  if (!attempt.error) return undefined;
+  if (attempt.statusCode === null) return attempt.error;
+  const status = `HTTP ${attempt.statusCode}`;
+  if (attempt.error === status) return undefined;
+  return attempt.error.startsWith(`${status}: `) ? attempt.error.slice(status.length + 2) : attempt.error;
+}
+
 /** What the receiver answered (status and the start of its body), or why no answer came. */
 export function AnswerSummary(props: { attempt: Attempt | undefined; full?: boolean }) {
   const { attempt } = props;
   if (!attempt) return <>—</>;
   const text = props.full ? (attempt.responseBody ?? '') : excerpt(attempt.responseBody);
+  const reason = reasonBeyondStatus(attempt);
   return (
     <>
       {attempt.statusCode !== null ? <strong>HTTP {attempt.statusCode}</strong> : <strong>No answer</strong>}
-      {attempt.error && <span class="field-error"> {attempt.error}</span>}
+      {reason && <span class="field-error"> {reason}</span>}
       {text && (props.full ? <pre class="response-body" tabIndex={0}>{text}</pre> : <span class="mono"> {text}</span>)}
     </>
   );
