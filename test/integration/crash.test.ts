@@ -1,35 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import type { TestDatabase } from '../support/database.js';
-import { createTestAccount, TEST_WEBHOOK_SECRET_KEY, type TestApp, useTestApp } from '../support/test-app.js';
+import { createTestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { freePort } from '../../src/net.js';
-import { PROJECT_ROOT } from '../../src/paths.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { createTestCode } from '../support/factories.js';
-import { builtEntry } from '../support/processes.js';
+import { type ServiceProcess, startServiceProcess } from '../support/processes.js';
 
 let database: TestDatabase;
 let app: TestApp;
-let server: ChildProcess | undefined;
+let server: ServiceProcess | undefined;
 
 useTestApp((started) => ({ database, app } = started));
 afterAll(() => {
   server?.kill('SIGKILL');
 });
-
-
-async function startServer(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [builtEntry('src/main.ts')], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, ALLOW_PRIVATE_WEBHOOK_URLS: 'true', DATABASE_URL: database.connectionString, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY.toString('base64'), PORT: String(port), LOG_LEVEL: 'warn' },
-    stdio: 'ignore',
-  });
-  const healthy = async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok ?? false;
-  await expect.poll(healthy, { timeout: 30_000, interval: 100, message: 'server did not start' }).toBe(true);
-  return child;
-}
 
 describe('kill -9 of the server during a burst of scans', () => {
   it('loses no scan that was answered with a 302, and no webhook of a committed scan', async () => {
@@ -38,7 +24,7 @@ describe('kill -9 of the server during a burst of scans', () => {
     await setWebhook(database.db, app.box, { accountId: owner.accountId, url: receiver.url, allowPrivate: true });
     const code = await createTestCode(owner, { name: 'Crash poster' });
     const port = await freePort();
-    server = await startServer(port);
+    server = await startServiceProcess('server', database.connectionString, {}, port);
 
     // The load generator logs every 302 it received, each scan marked with its own referrer host.
     const received: string[] = [];
@@ -68,7 +54,7 @@ describe('kill -9 of the server during a burst of scans', () => {
     await Promise.all(workers);
     expect(received.length).toBeGreaterThan(100);
 
-    server = await startServer(port); // restart: nothing to replay, the scans were committed before each 302
+    server = await startServiceProcess('server', database.connectionString, {}, port); // restart: nothing to replay, the scans were committed before each 302
     const rows = await database.db.selectFrom('scans').select('referrer_host').where('qr_code_id', '=', code.id).execute();
     const recorded = new Set(rows.map((r) => r.referrer_host));
     const missing = received.filter((marker) => !recorded.has(marker));
