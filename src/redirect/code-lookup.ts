@@ -30,6 +30,15 @@ interface Entry {
   expiresAt: number;
 }
 
+/** One slug's lookup in flight; `invalidated` when the slug changed while it read, so what it read may be old. */
+interface Flight {
+  promise: Promise<RedirectTarget>;
+  invalidated: boolean;
+}
+
+/** Reads of one lookup when its slug keeps changing while it reads; the last answers the scan uncached. */
+const MAX_READS = 3;
+
 export interface CodeLookupOptions {
   ttlMs: number;
   /** Codes (active or paused) kept, least recently scanned dropped first. */
@@ -70,8 +79,11 @@ const MAX_PROBES = 2;
 export class CodeLookup {
   private readonly codes: LRUCache<string, Entry>;
   private readonly gone: LRUCache<string, Entry>;
-  private readonly inFlight = new Map<string, Promise<RedirectTarget>>();
-  /** Bumped by every invalidation, so a lookup that raced one does not cache what it read before it. */
+  private readonly inFlight = new Map<string, Flight>();
+  /**
+   * Bumped when every lookup in flight must read again (notifications stopped or started, an account's branding
+   * changed); a change of one slug marks only that slug's lookup (`Flight.invalidated`).
+   */
   private generation = 0;
   /** Whether change notifications are flowing, so a fresh cache entry can be trusted. */
   private notificationsLive = false;
@@ -133,10 +145,16 @@ export class CodeLookup {
     return this.timeoutCount;
   }
 
-  /** A slug, or `account:<id>` (src/accounts/branding.ts) for every cached code of that account. */
+  /**
+   * A slug, or `account:<id>` (src/accounts/branding.ts) for every cached code of that account.
+   *
+   * A changed slug this instance had cached is read again at once, in the background: the next scan finds it
+   * fresh, and a database outage right after a change still has the code's new target to fall back on (dropped
+   * without a reread, a code edited, created or scanned a moment before an outage answered 503 through it).
+   */
   invalidate(slugOrAccount: string): void {
-    this.generation++;
     if (slugOrAccount.startsWith(ACCOUNT_PREFIX)) {
+      this.generation++;
       // Rare (a branding change) and bounded by maxEntries: a scan over the cache is cheaper than an index.
       const accountId = slugOrAccount.slice(ACCOUNT_PREFIX.length);
       const slugs = [...this.codes.entries()]
@@ -145,8 +163,11 @@ export class CodeLookup {
       for (const slug of slugs) this.codes.delete(slug);
       return;
     }
-    this.codes.delete(slugOrAccount);
-    this.gone.delete(slugOrAccount);
+    // Dropped even while a lookup is in flight: an outage must not fall back on what is known to be old.
+    const wasCached = this.codes.delete(slugOrAccount) || this.gone.delete(slugOrAccount);
+    const flight = this.inFlight.get(slugOrAccount);
+    if (flight) flight.invalidated = true; // its lookup reads again before it caches
+    else if (wasCached && this.notificationsLive && !this.unresponsive) this.lookup(slugOrAccount).catch(() => undefined);
   }
 
   /**
@@ -162,12 +183,14 @@ export class CodeLookup {
 
   /** The slug's lookup in flight, or a new one: concurrent misses share one query. */
   private lookup(slug: string): Promise<RedirectTarget> {
-    let lookup = this.inFlight.get(slug);
-    if (!lookup) {
-      lookup = this.load(slug).finally(() => this.inFlight.delete(slug));
-      this.inFlight.set(slug, lookup);
+    let flight = this.inFlight.get(slug);
+    if (!flight) {
+      const started: Flight = { promise: Promise.resolve({ state: 'gone' }), invalidated: false };
+      started.promise = this.load(slug, started).finally(() => this.inFlight.delete(slug));
+      this.inFlight.set(slug, started);
+      flight = started;
     }
-    return lookup;
+    return flight.promise;
   }
 
   /** The lookup's answer, or after `lookupTimeoutMs` the last known target (the lookup goes on and fills the cache). */
@@ -195,56 +218,69 @@ export class CodeLookup {
     });
   }
 
-  private async load(slug: string): Promise<RedirectTarget> {
-    const generation = this.generation;
-    let row;
-    try {
-      // One query per cache miss, as before: the account's name and branding come with the code by primary key.
-      row = await this.db
-        .selectFrom('qr_codes')
-        .innerJoin('accounts', 'accounts.id', 'qr_codes.account_id')
-        // A logo whose file was deleted is no logo (rather than a broken image on the page).
-        .leftJoin('files as logo', (join) => join.onRef('logo.id', '=', 'accounts.brand_logo_file_id').on('logo.deleted_at', 'is', null))
-        .select([
-          'qr_codes.id', 'qr_codes.account_id', 'qr_codes.slug', 'qr_codes.name', 'qr_codes.destination_url', 'qr_codes.active',
-          'qr_codes.deleted_at', 'qr_codes.type', 'qr_codes.content', 'accounts.name as account_name',
-          'accounts.brand_color', 'logo.id as logo_file_id',
-        ])
-        .where('qr_codes.slug', '=', slug)
-        .executeTakeFirst();
-      this.unresponsive = false;
-    } catch (error) {
-      if (isDatabaseUnavailable(error)) this.unresponsive = true;
-      const lastKnown = this.codes.peek(slug) ?? this.gone.peek(slug);
-      if (lastKnown) return lastKnown.target;
-      throw error;
-    }
-    const target: RedirectTarget =
-      !row || row.deleted_at
-        ? { state: 'gone' }
-        : {
-            state: row.active ? 'active' : 'paused',
-            codeId: row.id,
-            accountId: row.account_id,
-            slug: row.slug,
-            name: row.name,
-            destinationUrl: row.destination_url,
-            type: row.type,
-            content: row.content,
-            accountName: row.account_name,
-            brand: { color: row.brand_color, logoFileId: row.logo_file_id },
-          };
-    if (generation === this.generation) {
-      const entry = { target, expiresAt: this.notificationsLive ? this.now() + this.options.ttlMs : 0 };
-      if (target.state === 'gone') {
-        this.codes.delete(slug);
-        this.gone.set(slug, entry);
-      } else {
-        this.gone.delete(slug);
-        this.codes.set(slug, entry);
+  /** Reads the slug, again while it changed during the read (up to MAX_READS), and caches what it read last. */
+  private async load(slug: string, flight: Flight): Promise<RedirectTarget> {
+    for (let read = 1; ; read++) {
+      const generation = this.generation;
+      flight.invalidated = false;
+      let target: RedirectTarget;
+      try {
+        target = await this.read(slug);
+        this.unresponsive = false;
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) this.unresponsive = true;
+        const lastKnown = this.codes.peek(slug) ?? this.gone.peek(slug);
+        if (lastKnown) return lastKnown.target;
+        throw error;
       }
+      if (generation === this.generation && !flight.invalidated) {
+        this.remember(slug, target);
+        return target;
+      }
+      // What it read may predate the change; a read that starts now sees it (a notice follows its commit).
+      if (read === MAX_READS) return target;
     }
-    return target;
+  }
+
+  private async read(slug: string): Promise<RedirectTarget> {
+    // One query per cache miss, as before: the account's name and branding come with the code by primary key.
+    const row = await this.db
+      .selectFrom('qr_codes')
+      .innerJoin('accounts', 'accounts.id', 'qr_codes.account_id')
+      // A logo whose file was deleted is no logo (rather than a broken image on the page).
+      .leftJoin('files as logo', (join) => join.onRef('logo.id', '=', 'accounts.brand_logo_file_id').on('logo.deleted_at', 'is', null))
+      .select([
+        'qr_codes.id', 'qr_codes.account_id', 'qr_codes.slug', 'qr_codes.name', 'qr_codes.destination_url', 'qr_codes.active',
+        'qr_codes.deleted_at', 'qr_codes.type', 'qr_codes.content', 'accounts.name as account_name',
+        'accounts.brand_color', 'logo.id as logo_file_id',
+      ])
+      .where('qr_codes.slug', '=', slug)
+      .executeTakeFirst();
+    return !row || row.deleted_at
+      ? { state: 'gone' }
+      : {
+          state: row.active ? 'active' : 'paused',
+          codeId: row.id,
+          accountId: row.account_id,
+          slug: row.slug,
+          name: row.name,
+          destinationUrl: row.destination_url,
+          type: row.type,
+          content: row.content,
+          accountName: row.account_name,
+          brand: { color: row.brand_color, logoFileId: row.logo_file_id },
+        };
+  }
+
+  private remember(slug: string, target: RedirectTarget): void {
+    const entry = { target, expiresAt: this.notificationsLive ? this.now() + this.options.ttlMs : 0 };
+    if (target.state === 'gone') {
+      this.codes.delete(slug);
+      this.gone.set(slug, entry);
+    } else {
+      this.gone.delete(slug);
+      this.codes.set(slug, entry);
+    }
   }
 
   private now(): number {

@@ -318,6 +318,24 @@ describe('the slug cache', () => {
     expect(await destinationOf(lookup, a.slug)).toBe('https://example.com/');
     expect(await destinationOf(lookup, b.slug)).toBe('https://b-changed.example/');
   });
+
+  it('reads a changed code again at once, so it is cached with its new destination before the next scan', async () => {
+    const code = await createCode();
+    const lookup = await lookupWithNotifications({ maxEntries: 10, maxGoneEntries: 10 });
+    await lookup.resolve(code.slug);
+    await repoint(code.id, 'https://changed.example/');
+    lookup.invalidate(code.slug); // as the change's notice does
+    await expect.poll(() => lookup.fresh(code.slug)).toMatchObject({ destinationUrl: 'https://changed.example/' });
+  });
+
+  it('reads again when its code changes during the lookup, and caches what it read after the change', async () => {
+    const code = await createCode();
+    const lookup = await lookupWithNotifications({ maxEntries: 10, maxGoneEntries: 10 });
+    const scan = lookup.resolve(code.slug); // in flight: its read may predate the change
+    lookup.invalidate(code.slug);
+    await scan;
+    expect(lookup.fresh(code.slug)).toMatchObject({ destinationUrl: 'https://example.com/' });
+  });
 });
 
 describe('what an anonymous scanner can make us store', () => {
