@@ -49,7 +49,7 @@ export function createDashboardRouter(deps: DashboardDependencies): Router {
   for (const routes of dashboardSections) dashboard.use(routes(deps));
   dashboard.use(dashboardNotFound);
   dashboard.use(
-    dashboardErrorHandler(deps.logger, () => ({ session: undefined, csrfToken: '', assets: assets.urls, path: '', siteUrl: deps.config.siteUrl })),
+    dashboardErrorHandler(deps.logger, () => ({ session: undefined, csrfToken: '', assets: assets.urls, path: '', siteUrl: deps.config.siteUrl, timeZone: 'UTC' })),
   );
 
   const router = Router();

@@ -167,3 +167,16 @@ describe('page weights', () => {
     for (const bytes of Object.values(weights)) expect(bytes).toBeLessThan(40_000);
   });
 });
+
+describe('times', () => {
+  it("shows a key's times in the viewer's zone, named, with the UTC instant kept for machines", async () => {
+    const person = await createPerson(database.db);
+    const http = await dashboardHttp(app, person);
+    const key = await createApiKey(database.db, person.accountId, { name: 'summer key' });
+    await database.db.updateTable('api_keys').set({ created_at: new Date('2026-07-01T12:00:00Z') }).where('id', '=', key.id).execute();
+    const inNewYork = await (await http.get(`${SECTION}?tz=America/New_York`)).text();
+    expect(inNewYork).toContain('<time datetime="2026-07-01T12:00:00.000Z" title="2026-07-01 12:00:00 UTC"><span class="nowrap">1 Jul 2026</span> <span class="nowrap">08:00 GMT-4</span></time>');
+    const inBerlin = await (await http.get(`${SECTION}?tz=Europe/Berlin`)).text();
+    expect(inBerlin).toContain('<span class="nowrap">14:00 CEST</span>');
+  });
+});

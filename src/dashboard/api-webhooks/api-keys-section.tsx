@@ -1,7 +1,8 @@
 import type { CreatedApiKey, ListedApiKey } from '../../accounts/api-keys.js';
 import { MAX_API_KEY_NAME_LENGTH } from '../../accounts/api-key-name.js';
 import { CsrfField } from '../shared/layout.js';
-import { keyHint, Time } from './format.js';
+import { Moment } from '../shared/moment.js';
+import { keyHint } from './format.js';
 
 export interface ApiKeysSectionProps {
   csrfToken: string;
@@ -100,12 +101,12 @@ function KeysTable(props: { keys: ListedApiKey[] }) {
                 <span class="mono nowrap">{keyHint(key)}</span>
               </th>
               <td>
-                <Time at={key.createdAt} />
+                <Moment at={key.createdAt} />
                 <br />
                 <small class="muted">by {key.createdBy?.email ?? 'the operator or a removed person'}</small>
               </td>
               <td>
-                <Time at={key.lastUsedAt} empty="Never" />
+                <Moment at={key.lastUsedAt} empty="Never" />
               </td>
               <td>
                 {key.revokedAt ? (
@@ -113,7 +114,7 @@ function KeysTable(props: { keys: ListedApiKey[] }) {
                     Revoked
                     <br />
                     <small class="muted">
-                      <Time at={key.revokedAt} />
+                      <Moment at={key.revokedAt} />
                     </small>
                   </>
                 ) : (

@@ -1,5 +1,6 @@
 import type { Attempt, Delivery } from '../../webhooks/delivery-service.js';
-import { excerpt, Time } from './format.js';
+import { Moment } from '../shared/moment.js';
+import { excerpt } from './format.js';
 
 /** A row of the delivery log: the delivery and its latest attempt (none yet while it waits for the first). */
 export interface DeliveryListItem {
@@ -29,7 +30,7 @@ export function DeliveriesTable(props: { items: DeliveryListItem[]; labelledBy: 
             <tr>
               <th scope="row">
                 <a href={`/api-and-webhooks/deliveries/${delivery.id}`}>
-                  <Time at={delivery.createdAt} seconds />
+                  <Moment at={delivery.createdAt} seconds />
                 </a>
               </th>
               <td class="mono nowrap">{delivery.event}</td>
@@ -38,7 +39,7 @@ export function DeliveriesTable(props: { items: DeliveryListItem[]; labelledBy: 
                 {delivery.nextAttemptAt && delivery.attemptCount > 0 && (
                   <small class="muted">
                     {' '}
-                    next at <Time at={delivery.nextAttemptAt} seconds />
+                    next at <Moment at={delivery.nextAttemptAt} seconds />
                   </small>
                 )}
               </td>

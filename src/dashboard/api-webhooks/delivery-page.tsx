@@ -2,7 +2,7 @@ import { CsrfField, Flash, Layout } from '../shared/layout.js';
 import type { PageContext } from '../shared/context.js';
 import type { Attempt, Delivery } from '../../webhooks/delivery-service.js';
 import { AnswerSummary } from './deliveries-table.js';
-import { Time } from './format.js';
+import { Moment } from '../shared/moment.js';
 
 /** One delivery with every attempt made at it, and "Redeliver". */
 export function DeliveryPage(props: { context: PageContext; delivery: Delivery & { attempts: Attempt[] }; notice?: string }) {
@@ -13,7 +13,7 @@ export function DeliveryPage(props: { context: PageContext; delivery: Delivery &
         <a href="/api-and-webhooks#delivery-log">← API &amp; webhooks</a>
       </p>
       <h1>
-        Delivery of {delivery.event} at <Time at={delivery.createdAt} seconds />
+        Delivery of {delivery.event} at <Moment at={delivery.createdAt} seconds />
       </h1>
       {props.notice && <Flash kind="ok">{props.notice}</Flash>}
       <dl class="facts">
@@ -24,12 +24,12 @@ export function DeliveryPage(props: { context: PageContext; delivery: Delivery &
           {delivery.status}
           {delivery.nextAttemptAt && (
             <>
-              , next attempt at <Time at={delivery.nextAttemptAt} seconds />
+              , next attempt at <Moment at={delivery.nextAttemptAt} seconds />
             </>
           )}
           {delivery.completedAt && (
             <>
-              , finished at <Time at={delivery.completedAt} seconds />
+              , finished at <Moment at={delivery.completedAt} seconds />
             </>
           )}
         </dd>
@@ -59,7 +59,7 @@ export function DeliveryPage(props: { context: PageContext; delivery: Delivery &
                 <tr>
                   <th scope="row">{attempt.attemptNumber}</th>
                   <td>
-                    <Time at={attempt.startedAt} seconds />
+                    <Moment at={attempt.startedAt} seconds />
                   </td>
                   <td class="mono">{attempt.url}</td>
                   <td>{attempt.latencyMs} ms</td>

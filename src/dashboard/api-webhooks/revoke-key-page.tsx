@@ -1,7 +1,8 @@
 import type { ListedApiKey } from '../../accounts/api-keys.js';
 import { CsrfField, Layout } from '../shared/layout.js';
 import type { PageContext } from '../shared/context.js';
-import { keyHint, Time } from './format.js';
+import { Moment } from '../shared/moment.js';
+import { keyHint } from './format.js';
 
 /** The confirmation before a key is revoked, naming the key so the owner revokes the one they mean. */
 export function RevokeKeyPage(props: { context: PageContext; apiKey: ListedApiKey }) {
@@ -12,8 +13,8 @@ export function RevokeKeyPage(props: { context: PageContext; apiKey: ListedApiKe
       <article class="narrow">
         <h1>Revoke the API key {named}?</h1>
         <p>
-          Created <Time at={apiKey.createdAt} /> by {apiKey.createdBy?.email ?? 'the operator or a removed person'}; last used{' '}
-          <Time at={apiKey.lastUsedAt} empty="never" />.
+          Created <Moment at={apiKey.createdAt} /> by {apiKey.createdBy?.email ?? 'the operator or a removed person'}; last used{' '}
+          <Moment at={apiKey.lastUsedAt} empty="never" />.
         </p>
         <p>
           Programs using this key get <code>401 invalid_api_key</code> on their next call. A revoked key cannot be brought back.

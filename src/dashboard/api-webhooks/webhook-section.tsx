@@ -1,6 +1,6 @@
 import type { WebhookSettings } from '../../webhooks/webhook-settings.js';
 import { CsrfField } from '../shared/layout.js';
-import { Time } from './format.js';
+import { Moment } from '../shared/moment.js';
 import { SecretReveal } from './secret-reveal.js';
 
 export interface WebhookSectionProps {
@@ -26,7 +26,7 @@ export function WebhookSection(props: WebhookSectionProps) {
           <SecretReveal csrfToken={props.csrfToken} secret={props.revealedSecret} />
           {webhook.previousSecretExpiresAt && (
             <p class="flash flash-ok" id="rotation-overlap">
-              The previous secret stays valid until <Time at={webhook.previousSecretExpiresAt} />: until then the webhook-signature header
+              The previous secret stays valid until <Moment at={webhook.previousSecretExpiresAt} />: until then the webhook-signature header
               also carries a signature made with it. X-Service-Signature already uses the new secret, so give your receiver both (the SDK's
               verifyWebhook accepts a list).
             </p>
@@ -72,7 +72,7 @@ function WebhookState(props: { webhook: WebhookSettings | undefined }) {
   }
   return (
     <p id="webhook-state" class="flash flash-error">
-      <strong>Disabled</strong> since <Time at={webhook.disabledAt} />: {webhook.disabledReason ?? 'no reason recorded'}. Nothing is sent to{' '}
+      <strong>Disabled</strong> since <Moment at={webhook.disabledAt} />: {webhook.disabledReason ?? 'no reason recorded'}. Nothing is sent to{' '}
       <span class="mono">{webhook.url}</span> until you save the URL again, which turns it back on.
     </p>
   );

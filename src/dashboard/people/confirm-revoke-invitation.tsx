@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { pageContext, sessionOf, type DashboardDependencies } from '../shared/context.js';
-import { Moment } from './dates.js';
+import { Moment } from '../shared/moment.js';
 import { ConfirmPage } from './confirm-page.js';
 import { sendPage } from '../shared/render.js';
 import { invitationOfAccount } from './person-lookup.js';

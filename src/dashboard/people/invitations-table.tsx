@@ -1,5 +1,5 @@
 import type { PendingInvitation } from '../../people/invitations.js';
-import { Moment } from './dates.js';
+import { Moment } from '../shared/moment.js';
 
 /** Invitations not yet accepted, revoked or expired. */
 export function InvitationsTable(props: { invitations: PendingInvitation[] }) {

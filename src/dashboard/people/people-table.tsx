@@ -1,6 +1,6 @@
 import type { User } from '../../people/users.js';
 import { CsrfField } from '../shared/layout.js';
-import { Day } from './dates.js';
+import { Day } from '../shared/moment.js';
 
 /** The account's people; each row's buttons name what they do (the row gives the person). */
 export function PeopleTable(props: { users: User[]; selfId: string; csrfToken: string }) {

@@ -1,4 +1,4 @@
-import { Moment } from './dates.js';
+import { Moment } from '../shared/moment.js';
 
 /** A one-time link shown to the owner to hand over (no mail server, or the mail server refused the message). */
 export interface ShownLink {

@@ -30,6 +30,8 @@ export interface PageContext {
   /** The request path, so the navigation can mark the current section. */
   path: string;
   siteUrl: string;
+  /** The viewer's time zone (viewer-time-zone.ts): every time on the page is shown in it, named. */
+  timeZone: string;
 }
 
 declare global {

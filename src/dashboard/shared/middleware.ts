@@ -12,6 +12,7 @@ import {
   sessionCsrfToken,
 } from './csrf.js';
 import { DashboardError } from './errors.js';
+import { viewerTimeZone } from './viewer-time-zone.js';
 
 /**
  * The dashboard's URL space (first path segment). Only these requests read the session cookie or parse a form,
@@ -89,7 +90,7 @@ export function dashboardContext(deps: DashboardDependencies, assets: AssetUrls)
       }
       csrfToken = anonymousCsrfToken(secret);
     }
-    res.locals.dashboard = { session, csrfToken, assets, path: req.path, siteUrl: deps.config.siteUrl };
+    res.locals.dashboard = { session, csrfToken, assets, path: req.path, siteUrl: deps.config.siteUrl, timeZone: viewerTimeZone(req) };
 
     if (UNSAFE_METHODS.has(req.method)) {
       if (comesFromAnotherSite(req, deps.config.siteUrl) || !csrfTokensMatch(csrfToken, presentedCsrfToken(req))) {

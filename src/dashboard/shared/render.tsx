@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { ComponentChildren, VNode } from 'preact';
 import { render } from 'preact-render-to-string';
+import { ViewerZone } from './moment.js';
 
 /**
  * Sends a whole page. Text and attributes are escaped by the renderer; nothing here builds HTML from strings.
@@ -10,7 +11,7 @@ export function sendPage(res: Response, page: VNode, status = 200): void {
   res.status(status);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
-  res.send(`<!doctype html>${render(page)}`);
+  res.send(`<!doctype html>${render(inViewerZone(res, page))}`);
 }
 
 /** Sends a fragment for htmx to swap into the page. */
@@ -18,5 +19,10 @@ export function sendFragment(res: Response, fragment: VNode | ComponentChildren,
   res.status(status);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
-  res.send(render(<>{fragment}</>));
+  res.send(render(inViewerZone(res, <>{fragment}</>)));
+}
+
+/** Times on every page and fragment in the viewer's zone (shared/moment.tsx). */
+function inViewerZone(res: Response, content: VNode): VNode {
+  return <ViewerZone.Provider value={res.locals.dashboard?.timeZone ?? 'UTC'}>{content}</ViewerZone.Provider>;
 }
