@@ -36,7 +36,8 @@ import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
 import { createDatabase, migrateToLatest } from '../../src/db/database.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
-import { loadBinaries, run, unprivilegedUser } from '../../src/db/embedded-postgres-process.js';
+import { placeEmbeddedPostgres } from '../../src/db/embedded-postgres-location.js';
+import { run } from '../../src/db/embedded-postgres-process.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { SecretBox } from '../../src/webhooks/secret-box.js';
 import { startBenchServer } from './bench-server.js';
@@ -155,8 +156,8 @@ export async function benchWebhookCrash(options: { rate: number; downSeconds: nu
 
 /** `pg_ctl stop -m immediate`: every server process quits at once, without a checkpoint; the next start recovers. */
 async function stopImmediately(dataDir: string): Promise<void> {
-  const binaries = await loadBinaries();
-  await run(binaries.pg_ctl, ['stop', '-w', '-m', 'immediate', '-D', path.join(dataDir, 'pg')], await unprivilegedUser(dataDir));
+  const { binaries, runAs, pgData } = await placeEmbeddedPostgres(dataDir);
+  await run(binaries.pg_ctl, ['stop', '-w', '-m', 'immediate', '-D', pgData], runAs);
 }
 
 /** Answers 204 at once and counts every request by its `webhook-id`. */

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { createGzip } from 'node:zlib';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { unprivilegedUser } from '../db/embedded-postgres-process.js';
+import { placeEmbeddedPostgres } from '../db/embedded-postgres-location.js';
 import { startEmbeddedPostgres } from '../db/embedded-postgres.js';
 import { syncDirectory, syncFile } from '../durable-files.js';
 import { SECRET_KEY_FILE } from '../webhooks/secret-box.js';
@@ -51,7 +51,10 @@ export async function backupEmbedded(dataDir: string, outFile: string, logger: L
   const out = path.resolve(outFile);
   await refuseExisting(out);
   const embedded = await startEmbeddedPostgres(dataDir, logger, { create: false });
-  const pgData = path.join(dataDir, 'pg');
+  // The cluster's own directory: DATA_DIR/pg may be a link to it (embedded-postgres-location.ts), which tar would
+  // store as a link.
+  const { pgData } = embedded;
+  const clusterParent = path.dirname(pgData);
   // Next to the output, so the finished archive is renamed into place, never seen half-written under its name.
   const staging = await fs.mkdtemp(path.join(path.dirname(out), '.qroute-backup-'));
   const tarFile = path.join(staging, 'backup.tar');
@@ -70,7 +73,8 @@ export async function backupEmbedded(dataDir: string, outFile: string, logger: L
     const extras = await present(dataDir, SERVICE_FILES);
     // Exit status 1: a file changed while it was read. Expected while the server writes; the WAL replayed at the
     // restored cluster's first start repairs it (which is why the backup copies the WAL at all).
-    await tar(['-cf', tarFile, '-C', dataDir, ...EXCLUDED.map((pattern) => `--exclude=${pattern}`), 'pg', ...extras], { allowChanged: true });
+    await tar(['-cf', tarFile, ...EXCLUDED.map((pattern) => `--exclude=${pattern}`), '-C', clusterParent, path.basename(pgData), '-C', dataDir, ...extras],
+      { allowChanged: true });
     const { rows: [stop] } = await admin.query<{ lsn: string; wal: string; labelfile: string }>(
       'select s.lsn::text, pg_walfile_name(s.lsn) as wal, s.labelfile from pg_backup_stop(false) as s');
 
@@ -85,7 +89,7 @@ export async function backupEmbedded(dataDir: string, outFile: string, logger: L
     for (const needed of [start!.wal, stop!.wal]) {
       if (!wal.includes(needed)) throw new Error(`the WAL segment ${needed} the backup needs is missing from ${pgData}/pg_wal; nothing was written`);
     }
-    await tar(['-rf', tarFile, '-C', dataDir, ...wal.map((name) => `pg/pg_wal/${name}`)]);
+    await tar(['-rf', tarFile, '-C', clusterParent, ...wal.map((name) => `${path.basename(pgData)}/pg_wal/${name}`)]);
     sessionOpen = false;
     await admin.end(); // drops the slot: the WAL is in the archive
 
@@ -125,14 +129,17 @@ export async function restoreEmbedded(dataDir: string, inFile: string, logger: L
   if (entries.length > 0 || (await present(dataDir, SERVICE_FILES)).length > 0) {
     throw new UsageError(`${dataDir} already holds a database; restore into a new DATA_DIR (or move this one aside first). Nothing was changed`);
   }
-  const runAs = await unprivilegedUser(dataDir);
-  await tar(['-xzf', source, '-C', dataDir, '--no-same-owner']);
+  // As root, pg may be made a link to a directory PostgreSQL's user can reach: tar unpacks into it.
+  const { runAs, home } = await placeEmbeddedPostgres(dataDir);
+  await tar(['-xzf', source, '-C', dataDir, '--no-same-owner', '--keep-directory-symlink']);
   if (!(await present(pgData, ['backup_label', 'PG_VERSION'])).includes('backup_label')) {
     throw new UsageError(`${source} is not a backup made by "admin backup" (it has no pg/backup_label); ${dataDir} now holds what it unpacked`);
   }
   // Left out of the archive with their contents; the server expects them.
   for (const dir of ['pg_wal/archive_status', 'pg_wal/summaries']) await fs.mkdir(path.join(pgData, dir), { recursive: true, mode: 0o700 });
-  if (runAs.uid !== undefined) await execFile('chown', ['-R', `${runAs.uid}:${runAs.gid ?? runAs.uid}`, dataDir]);
+  if (runAs.uid !== undefined) {
+    for (const dir of new Set([dataDir, home])) await execFile('chown', ['-R', `${runAs.uid}:${runAs.gid ?? runAs.uid}`, dir]);
+  }
   const embedded = await startEmbeddedPostgres(dataDir, logger, { create: false });
   await embedded.stop();
   return { restored: dataDir };

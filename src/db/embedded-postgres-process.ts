@@ -1,5 +1,4 @@
 import { execFile as execFileCallback } from 'node:child_process';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -33,10 +32,9 @@ export interface RunAs {
 
 /**
  * PostgreSQL refuses to run as root; as root we run it as a `postgres` system user, creating it when missing.
- * Creates `dataDir` (owned by that user), so call it only once a cluster is there or may be created.
+ * Empty when this process is not root: PostgreSQL then runs as us. Where it runs from: embedded-postgres-location.ts.
  */
-export async function unprivilegedUser(dataDir: string): Promise<RunAs> {
-  await fs.mkdir(dataDir, { recursive: true });
+export async function postgresUser(): Promise<RunAs> {
   if (process.getuid?.() !== 0) return {};
   let ids = await userIds(SYSTEM_USER);
   if (!ids) {
@@ -44,33 +42,16 @@ export async function unprivilegedUser(dataDir: string): Promise<RunAs> {
     ids = await userIds(SYSTEM_USER);
     if (!ids) throw new Error(`could not create the ${SYSTEM_USER} user to run PostgreSQL as`);
   }
-  await fs.chown(dataDir, ids.uid, ids.gid);
-  if (!(await canReach(dataDir, ids))) {
-    const blocking = await firstUnreachableAncestor(dataDir, ids);
-    throw new Error(`PostgreSQL runs as the ${SYSTEM_USER} user when qroute runs as root, and that user cannot reach ${dataDir}` +
-      (blocking ? `: ${blocking} does not let it through` : '') + '. Choose a DATA_DIR it can reach (such as ' +
-      `/var/lib/qroute), or let it through${blocking ? ` (chmod o+x ${blocking})` : ''}. Nothing was deleted.`);
-  }
   return ids;
 }
 
-/** Whether `ids` may enter and write `dir`, tested as that user (the rights PostgreSQL will have there). */
-async function canReach(dir: string, ids: { uid: number; gid: number }): Promise<boolean> {
-  return execFile('/bin/sh', ['-c', 'test -x "$1" && test -w "$1"', 'sh', dir], ids).then(() => true, () => false);
-}
-
-/** The outermost directory above `dir` that `ids` cannot pass through, for the message. */
-async function firstUnreachableAncestor(dir: string, ids: { uid: number; gid: number }): Promise<string | undefined> {
-  const ancestors: string[] = [];
-  for (let current = path.dirname(path.resolve(dir)); ; current = path.dirname(current)) {
-    ancestors.unshift(current);
-    if (path.dirname(current) === current) break;
-  }
-  for (const ancestor of ancestors) {
-    const passes = await execFile('/bin/sh', ['-c', 'test -x "$1"', 'sh', ancestor], ids).then(() => true, () => false);
-    if (!passes) return ancestor;
-  }
-  return undefined;
+/**
+ * Whether `ids` may enter and write `dir` (`wx`, the rights PostgreSQL needs in its data directory) or only enter
+ * it (`x`, enough to run the binaries in it), tested as that user: every folder above must let it through too.
+ */
+export async function canReach(dir: string, ids: { uid: number; gid: number }, rights: 'wx' | 'x' = 'wx'): Promise<boolean> {
+  const test = rights === 'wx' ? 'test -x "$1" && test -w "$1"' : 'test -x "$1"';
+  return execFile('/bin/sh', ['-c', test, 'sh', dir], ids).then(() => true, () => false);
 }
 
 async function userIds(name: string): Promise<{ uid: number; gid: number } | undefined> {

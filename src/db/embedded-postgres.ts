@@ -5,7 +5,8 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { freePort } from '../net.js';
-import { type Binaries, loadBinaries, run, type RunAs, unprivilegedUser } from './embedded-postgres-process.js';
+import { movedNote, placeEmbeddedPostgres, REACHABLE_PLACE } from './embedded-postgres-location.js';
+import { type Binaries, run, type RunAs } from './embedded-postgres-process.js';
 import { ADMIN_ROLE, APP_ROLE, ensureRoles, newPassword, recoverSettings } from './embedded-postgres-roles.js';
 import { type EmbeddedPostgresInfo, readInfo, writeInfo } from './embedded-postgres-settings.js';
 
@@ -35,6 +36,11 @@ export interface RunningEmbeddedPostgres {
   /** As the superuser: for setup that needs it, such as the tests' CREATE DATABASE. */
   adminConnectionString(database?: string): string;
   port: number;
+  /**
+   * The cluster's directory as PostgreSQL has it: `<dataDir>/pg`, or where that links to when PostgreSQL's user
+   * cannot reach DATA_DIR (see embedded-postgres-location.ts).
+   */
+  pgData: string;
   /** True when this process started the server (rather than finding it running). */
   startedHere: boolean;
   stop(): Promise<void>;
@@ -43,6 +49,8 @@ export interface RunningEmbeddedPostgres {
 export interface EmbeddedPostgresOptions {
   /** Create a cluster when `dataDir` has none (default true: the server's first run). False: fail instead. */
   create?: boolean;
+  /** Where the binaries and cluster go as root when PostgreSQL's user cannot reach them (REACHABLE_PLACE; tests: their own). */
+  reachablePlace?: string;
 }
 
 /** `dataDir` holds no cluster and the caller did not ask to create one. */
@@ -54,22 +62,23 @@ export class NoEmbeddedClusterError extends Error {
 }
 
 export async function startEmbeddedPostgres(dataDir: string, logger: Logger, options: EmbeddedPostgresOptions = {}): Promise<RunningEmbeddedPostgres> {
-  const binaries = await loadBinaries();
-  const pgData = path.join(dataDir, 'pg');
   const infoFile = path.join(dataDir, 'postgres.json');
-
-  const contents = await clusterContents(pgData);
+  const contents = await clusterContents(path.join(dataDir, 'pg'));
   if (contents === 'incomplete') {
-    throw new Error(`${pgData} holds files but no PostgreSQL cluster (no PG_VERSION: an initialisation that did not finish, or ` +
+    throw new Error(`${path.join(dataDir, 'pg')} holds files but no PostgreSQL cluster (no PG_VERSION: an initialisation that did not finish, or ` +
       'files put there by hand). Nothing was deleted. Move the directory aside (or delete it if it holds nothing you need) and start again.');
   }
   if (contents === 'none' && options.create === false) throw new NoEmbeddedClusterError(dataDir);
-  const runAs = await unprivilegedUser(dataDir);
+  const { binaries, runAs, pgData, home, moved } = await placeEmbeddedPostgres(dataDir, options.reachablePlace ?? REACHABLE_PLACE);
+  if (moved.binaries || moved.cluster) {
+    // Said on every start: whoever looks for the database's files in DATA_DIR finds only a link.
+    logger.info({ dataDir, cluster: moved.cluster, binaries: moved.binaries?.to }, movedNote(dataDir, moved));
+  }
 
   let info: EmbeddedPostgresInfo;
   let rolesToCheck = false;
   if (contents === 'none') {
-    info = await initialise(binaries, pgData, runAs, logger);
+    info = await initialise(binaries, pgData, home, runAs, logger);
     rolesToCheck = true;
   } else {
     const read = await readInfo(infoFile);
@@ -101,7 +110,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, opt
     logger.info({ dataDir, port: info.port }, 'starting embedded PostgreSQL');
     // Detached: in its own process group, so a Ctrl-C in the terminal reaches only us, and we stop the
     // database after draining requests rather than it stopping under them.
-    await run(binaries.pg_ctl, ['start', '-w', '-t', '60', '-D', pgData, '-l', path.join(dataDir, 'postgres.log'),
+    await run(binaries.pg_ctl, ['start', '-w', '-t', '60', '-D', pgData, '-l', path.join(home, 'postgres.log'),
       '-o', `-p ${info.port} -c listen_addresses=127.0.0.1 -c max_connections=200 -c unix_socket_directories='${socketDirectory ?? ''}'`],
       { ...runAs, detached: true });
   } else {
@@ -120,6 +129,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger, opt
     `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${current.port}/${database}`;
   return {
     port: current.port,
+    pgData,
     startedHere: !alreadyRunning,
     connectionString: (database = 'postgres') => url(current.user, current.password, database),
     // pg reads `host` from the query as the socket's directory (and keeps the port for the socket's name).
@@ -168,10 +178,10 @@ async function clusterContents(pgData: string): Promise<'none' | 'cluster' | 'in
 }
 
 /** initdb into a missing or empty directory (it refuses anything else), with the superuser as admin role. */
-async function initialise(binaries: Binaries, pgData: string, runAs: RunAs, logger: Logger): Promise<EmbeddedPostgresInfo> {
+async function initialise(binaries: Binaries, pgData: string, home: string, runAs: RunAs, logger: Logger): Promise<EmbeddedPostgresInfo> {
   logger.info({ pgData }, 'initialising embedded PostgreSQL');
   const info = { port: 0, user: APP_ROLE, password: newPassword(), adminUser: ADMIN_ROLE, adminPassword: newPassword() };
-  const passwordFile = path.join(path.dirname(pgData), `.pwfile-${randomBytes(6).toString('hex')}`);
+  const passwordFile = path.join(home, `.pwfile-${randomBytes(6).toString('hex')}`);
   await fs.writeFile(passwordFile, `${info.adminPassword}\n`, { mode: 0o600 });
   if (runAs.uid !== undefined) await fs.chown(passwordFile, runAs.uid, runAs.gid ?? runAs.uid);
   try {

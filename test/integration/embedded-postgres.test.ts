@@ -1,15 +1,19 @@
+import { execFile as execFileCallback } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connect.js';
-import { loadBinaries, run, unprivilegedUser } from '../../src/db/embedded-postgres-process.js';
+import { placeEmbeddedPostgres, reachableBinaries } from '../../src/db/embedded-postgres-location.js';
+import { loadBinaries, postgresUser, run } from '../../src/db/embedded-postgres-process.js';
 import { freePort } from '../../src/net.js';
 import { NoEmbeddedClusterError, type RunningEmbeddedPostgres, startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 
+const execFile = promisify(execFileCallback);
 const TIMEOUT = { timeout: 120_000 };
 const logger = pino({ level: 'silent' });
 
@@ -36,7 +40,7 @@ describe('embedded PostgreSQL data directory', TIMEOUT, () => {
     dataDirs.push(dir);
     return dir;
   }
-  async function start(dataDir: string, options?: { create?: boolean }): Promise<RunningEmbeddedPostgres> {
+  async function start(dataDir: string, options?: { create?: boolean; reachablePlace?: string }): Promise<RunningEmbeddedPostgres> {
     const postgres = await startEmbeddedPostgres(dataDir, logger, options);
     running.push(postgres);
     return postgres;
@@ -79,13 +83,46 @@ describe('embedded PostgreSQL data directory', TIMEOUT, () => {
     expect(await fs.readFile(path.join(dataDir, 'pg', 'base.tar'), 'utf8')).toBe('precious');
   });
 
-  // As root, PostgreSQL runs as the postgres user, which must reach DATA_DIR (a DATA_DIR under /root often fails).
-  it.runIf(process.getuid?.() === 0)('says which directory keeps PostgreSQL out of a DATA_DIR it cannot reach, as root', async () => {
-    const parent = await newDataDir(); // mode 0700, owned by root
+  // As root, PostgreSQL runs as the postgres user, which cannot reach a clone in /root (mode 0700): `npm start` and
+  // `npm test` there must work as they are.
+  it.runIf(process.getuid?.() === 0)('as root, keeps the cluster of a DATA_DIR its user cannot reach where it can, linked from DATA_DIR, and says so', async () => {
+    const parent = await newDataDir(); // mode 0700, owned by root: like /root
+    const place = await newDataDir();
+    await fs.chmod(place, 0o755);
     const dataDir = path.join(parent, 'data');
-    await expect(startEmbeddedPostgres(dataDir, logger)).rejects.toThrow(
-      `PostgreSQL runs as the postgres user when qroute runs as root, and that user cannot reach ${dataDir}: ${parent} does not let it through`);
-    await expect(fs.access(path.join(dataDir, 'pg'))).rejects.toThrow();
+    const lines: string[] = [];
+    const listening = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const postgres = await startEmbeddedPostgres(dataDir, listening, { reachablePlace: place });
+    running.push(postgres);
+    await query(postgres.connectionString(), `create table kept (note text); insert into kept values ('still here')`);
+    const home = path.dirname(postgres.pgData);
+    expect(path.dirname(home)).toBe(path.join(place, 'clusters'));
+    expect(await fs.readlink(path.join(dataDir, 'pg'))).toBe(postgres.pgData);
+    expect(lines.map((line) => JSON.parse(line).msg)).toContain(
+      `embedded PostgreSQL runs as the postgres user, which cannot reach ${dataDir}: its cluster is in ${home} (${dataDir}/pg links there)`);
+
+    // Stopped and started again from the same DATA_DIR: the same cluster, through the link.
+    await postgres.stop();
+    const again = await start(dataDir, { create: false, reachablePlace: place });
+    expect(again.pgData).toBe(postgres.pgData);
+    expect(await query(again.connectionString(), 'select note from kept')).toEqual([{ note: 'still here' }]);
+  });
+
+  it.runIf(process.getuid?.() === 0)('as root, mirrors binaries its user cannot reach into a place it can, once per version', async () => {
+    const closed = await newDataDir(); // mode 0700: like a clone's node_modules under /root
+    const place = await newDataDir();
+    await fs.chmod(place, 0o755);
+    const packaged = await loadBinaries();
+    const packageDir = path.dirname(path.dirname(path.dirname(packaged.initdb)));
+    await execFile('cp', ['-a', '--link', packageDir, path.join(closed, 'linux-x64')]); // hard links: instant
+    const inClosed = { initdb: path.join(closed, 'linux-x64', 'native', 'bin', 'initdb'), pg_ctl: '', postgres: '' };
+    const runAs = await postgresUser();
+    await expect(run(inClosed.initdb, ['--version'], runAs)).rejects.toThrow(/EACCES/);
+
+    const mirrored = await reachableBinaries({ ...packaged, initdb: inClosed.initdb }, path.join(place, 'embedded-postgres'));
+    expect(path.dirname(mirrored.initdb)).toMatch(new RegExp(`^${place}/embedded-postgres/[0-9][^/]*/bin$`));
+    expect((await run(mirrored.initdb, ['--version'], runAs)).stdout).toMatch(/^initdb \(PostgreSQL\) \d+/);
+    expect(await reachableBinaries({ ...packaged, initdb: inClosed.initdb }, path.join(place, 'embedded-postgres'))).toEqual(mirrored);
   });
 
   it('creates no cluster when told not to', async () => {
@@ -139,8 +176,7 @@ describe('embedded PostgreSQL data directory', TIMEOUT, () => {
   it('upgrades a cluster made when the service role was the superuser, keeping its tables usable', async () => {
     // What earlier versions made: initdb -U qroute, postgres.json with port, user and password only.
     const dataDir = await newDataDir();
-    const binaries = await loadBinaries();
-    const runAs = await unprivilegedUser(dataDir);
+    const { binaries, runAs } = await placeEmbeddedPostgres(dataDir);
     const password = randomBytes(12).toString('hex');
     const passwordFile = path.join(dataDir, 'pw');
     await fs.writeFile(passwordFile, `${password}\n`);

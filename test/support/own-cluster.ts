@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import pino from 'pino';
 import { createDatabase, type DatabaseTimeouts, migrateToLatest } from '../../src/db/database.js';
 import { startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
-import { loadBinaries, run, unprivilegedUser } from '../../src/db/embedded-postgres-process.js';
+import { placeEmbeddedPostgres } from '../../src/db/embedded-postgres-location.js';
+import { run } from '../../src/db/embedded-postgres-process.js';
 import type { Database } from '../../src/db/schema/index.js';
 
 const execFile = promisify(execFileCallback);
@@ -54,7 +55,7 @@ export async function startOwnCluster(): Promise<OwnCluster> {
   let frozen: number[] = [];
   let killed: number[] = [];
 
-  const postmasterPid = async () => Number((await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const postmasterPid = async () => Number((await fs.readFile(path.join(postgres.pgData, 'postmaster.pid'), 'utf8')).split('\n')[0]);
   const clusterPids = async () => {
     const pid = await postmasterPid();
     const { stdout } = await execFile('ps', ['-o', 'pid=', '--ppid', String(pid)]);
@@ -77,8 +78,9 @@ export async function startOwnCluster(): Promise<OwnCluster> {
       process.kill(killed[0]!, 'SIGKILL');
     },
     crash: async () => {
-      const binaries = await loadBinaries();
-      await run(binaries.pg_ctl, ['stop', '-w', '-m', 'immediate', '-D', path.join(dataDir, 'pg')], await unprivilegedUser(dataDir));
+      // The binaries and user startEmbeddedPostgres runs (as root, maybe copies outside a clone in /root).
+      const { binaries, runAs, pgData } = await placeEmbeddedPostgres(dataDir);
+      await run(binaries.pg_ctl, ['stop', '-w', '-m', 'immediate', '-D', pgData], runAs);
     },
     freeze: async () => {
       frozen = await clusterPids();
