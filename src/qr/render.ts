@@ -4,6 +4,7 @@ import { DEFAULT_DESIGN, type Design } from './design/design.js';
 import { renderDesignPdf } from './design/render-pdf.js';
 import { renderDesignPng } from './design/render-png.js';
 import { DesignRefusedError, renderDesignSvg } from './design/render-svg.js';
+import type { PrintPage } from './design/print-page.js';
 import { encodeQrPng } from './png.js';
 
 export type QrFormat = 'svg' | 'png' | 'pdf';
@@ -12,7 +13,10 @@ export type ErrorCorrection = 'L' | 'M' | 'Q' | 'H';
 export interface QrImageRequest {
   text: string;
   format: QrFormat;
-  /** Pixels, including the quiet zone. */
+  /**
+   * Pixels wide, including the quiet zone: a PNG is exactly this wide (and as high, unless a frame makes it taller),
+   * every module a whole number of pixels with what is left over added to the quiet zone.
+   */
   size: number;
   /** Quiet zone, in modules. */
   margin: number;
@@ -22,9 +26,9 @@ export interface QrImageRequest {
    * and `ecc` are then unused). Absent or null: the plain renderer below, byte for byte what it always drew.
    */
   design?: Design | null;
+  /** PDF only: the print page (size in millimetres, bleed, crop marks, CMYK). Absent or null: DEFAULT_PDF's page. */
+  print?: PrintPage | null;
 }
-
-const MIN_PNG_PIXELS_PER_MODULE = 2;
 
 /** Characters of QR alphanumeric mode (5.5 bits a character instead of 8 in byte mode). */
 const ALPHANUMERIC = /^[0-9A-Z $%*+\-./:]*$/;
@@ -44,7 +48,7 @@ export function qrContentFor(shortUrl: string, siteUrl: string): string {
  * Bumped whenever the renderer's output for the same request changes, so ETags (and cached images) made by an
  * older version are not taken for the new bytes.
  */
-export const RENDERER_VERSION = 2;
+export const RENDERER_VERSION = 3;
 
 /**
  * The image's validator, from what it is made of rather than its bytes: a request whose `If-None-Match` matches
@@ -54,6 +58,7 @@ export function qrImageEtag(request: QrImageRequest): string {
   const inputs = [RENDERER_VERSION, request.text, request.format, request.size, request.margin, request.ecc];
   // Undesigned images keep the inputs (so the ETags) they always had; a design adds its own version and itself.
   if (request.design) inputs.push(DESIGN_RENDERER_VERSION, JSON.stringify(request.design));
+  if (request.print) inputs.push('print', JSON.stringify(request.print));
   return `"${createHash('sha256').update(inputs.join('\u0000')).digest('base64url').slice(0, 32)}"`;
 }
 
@@ -61,7 +66,7 @@ export function qrImageEtag(request: QrImageRequest): string {
  * Bumped whenever renderDesignSvg, renderDesignPng or renderDesignPdf draw the same design differently (or the
  * checks start refusing designs they drew), like RENDERER_VERSION for the plain renderer.
  */
-export const DESIGN_RENDERER_VERSION = 2;
+export const DESIGN_RENDERER_VERSION = 3;
 
 export function qrImageContentType(format: QrFormat): string {
   return format === 'svg' ? 'image/svg+xml' : format === 'png' ? 'image/png' : 'application/pdf';
@@ -79,29 +84,34 @@ export async function renderQrImageBody(request: QrImageRequest): Promise<Buffer
     });
     return Buffer.from(svg);
   }
-  // Whole pixels per module keep every module the same size, which scanners need at small sizes: the image
-  // is the largest multiple of the module count that fits `size`, with at least 2 pixels per module.
+  // Whole pixels per module keep every module the same size and its edges sharp, which scanners need at small
+  // sizes: as many as fit, and the pixels left over widen the quiet zone, so the image is exactly `size` wide.
   const { modules } = QRCode.create(request.text, { errorCorrectionLevel: request.ecc });
-  const scale = Math.max(MIN_PNG_PIXELS_PER_MODULE, Math.floor(request.size / (modules.size + 2 * request.margin)));
-  return encodeQrPng(modules, scale, request.margin);
+  const scale = Math.floor(request.size / (modules.size + 2 * request.margin));
+  // Below a pixel a module (a long text at 64 px) nothing can be crisp: the default design, scaled to fit.
+  if (scale < 1) return renderDesigned(request);
+  return encodeQrPng(modules, scale, request.margin, request.size);
 }
 
 /**
- * A designed image: `size` is its width (a frame makes it taller); a PDF is the design at print size. An
+ * A designed image: `size` is its width (a frame makes it taller), in whole pixels per module for a PNG; a PDF is
+ * the design at print size, on `print`'s page if given. An
  * undesigned PDF is the default design with the request's quiet zone and error correction. A saved design that
  * today's checks refuse (stored before a rule was added) is drawn in the default look instead, so a printed code
  * always scans.
  */
 async function renderDesigned(request: QrImageRequest): Promise<Buffer> {
   const fallback: Design = { ...DEFAULT_DESIGN, quietZone: request.margin, errorCorrection: request.ecc };
+  const print = request.format === 'pdf' ? request.print ?? undefined : undefined;
+  const options = { width: request.size, wholePixels: request.format === 'png', bleed: print ? print.bleedMm / print.sizeMm : 0 };
   let svg: string;
   try {
-    svg = renderDesignSvg(request.design ?? fallback, request.text, { width: request.size });
+    svg = renderDesignSvg(request.design ?? fallback, request.text, options);
   } catch (error) {
     if (!(error instanceof DesignRefusedError) || !request.design) throw error;
-    svg = renderDesignSvg(DEFAULT_DESIGN, request.text, { width: request.size });
+    svg = renderDesignSvg(DEFAULT_DESIGN, request.text, options);
   }
   if (request.format === 'svg') return Buffer.from(svg);
   if (request.format === 'png') return renderDesignPng(svg, request.size);
-  return renderDesignPdf(svg);
+  return renderDesignPdf(svg, print);
 }

@@ -2,9 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CornerDotShape, CornerFrameShape, Design, DesignProblem, Fill } from './design.js';
 import { prepareDesign, type QrMatrix } from './design-checks.js';
 import { toXmlText } from '../../text-rules.js';
-
-/** The family the frame text asks for; render-png.ts loads DejaVu's files, so resvg finds it on every machine. */
-export const FRAME_FONT_FAMILY = 'DejaVu Sans';
+import { frameTextPath, frameTextWidthEm } from './frame-text.js';
 
 /** The design would not scan; `problems` say why (the same as checkDesign and prepareDesign give). */
 export class DesignRefusedError extends Error {
@@ -16,19 +14,68 @@ export class DesignRefusedError extends Error {
 export interface SvgOptions {
   /** The `width` attribute in pixels; the height follows (a frame makes the image taller than wide). */
   width?: number;
+  /**
+   * Drawn for a raster image exactly `width` pixels wide: every module a whole number of pixels (crisp edges, every
+   * module the same size), the pixels left over added to the quiet zone, centred, and a frame's band a whole number
+   * of pixels high, so the height is whole too.
+   */
+  wholePixels?: boolean;
+  /**
+   * For print: how far the artwork runs past the image's edges, as a fraction of its width. The background (or a
+   * frame's colour, where a frame meets the edge) fills it and the viewBox starts at minus the bleed (svg-box.ts).
+   */
+  bleed?: number;
 }
 
 /** Band under the code for the frame's text, as a fraction of the code's side (quiet zone included). */
 const BAND_HEIGHT = 0.2;
-/** DejaVu Sans Bold's widest common glyphs are ~0.7 em; the text is sized so 30 of them still fit. */
-const GLYPH_WIDTH_EM = 0.7;
 /** Half DejaVu's cap height: the baseline offset that centres capitals in the band. */
 const CAP_CENTRE_EM = 0.36;
 
 /**
+ * Where everything goes, in modules: the quiet zone on each side (more than the design's when pixels are padded
+ * into it), the frame's border (a box's) and band, and the whole image.
+ */
+export interface DesignLayout {
+  /** Module count of the matrix. */
+  n: number;
+  border: number;
+  /** Quiet zone left (and top) and right (and bottom) of the matrix. */
+  quietBefore: number;
+  quietAfter: number;
+  /** The code's square, quiet zone included. */
+  codeSide: number;
+  band: number;
+  width: number;
+  height: number;
+  /** Pixels per module when drawn with `wholePixels`, else undefined. */
+  pixelsPerModule?: number;
+}
+
+/** The layout of a design around a matrix of `n` modules; see SvgOptions.wholePixels for `pixelWidth`. */
+export function designLayout(design: Design, n: number, pixelWidth?: number): DesignLayout {
+  const border = design.frame?.style === 'box' ? 1 : 0;
+  const q = design.quietZone;
+  const modulesWide = n + 2 * q + 2 * border;
+  const scale = pixelWidth === undefined ? 0 : Math.floor(pixelWidth / modulesWide);
+  if (pixelWidth === undefined || scale < 1) {
+    // Not snapped (or below a pixel a module, where nothing can be crisp): the design's own proportions.
+    const codeSide = n + 2 * q;
+    const band = design.frame ? codeSide * BAND_HEIGHT : 0;
+    return { n, border, quietBefore: q, quietAfter: q, codeSide, band, width: codeSide + 2 * border, height: border + codeSide + band };
+  }
+  const spare = pixelWidth - scale * modulesWide;
+  const quietBefore = q + Math.floor(spare / 2) / scale;
+  const quietAfter = q + (spare - Math.floor(spare / 2)) / scale;
+  const codeSide = n + quietBefore + quietAfter;
+  const band = design.frame ? Math.round(codeSide * scale * BAND_HEIGHT) / scale : 0;
+  return { n, border, quietBefore, quietAfter, codeSide, band, width: pixelWidth / scale, height: border + codeSide + band, pixelsPerModule: scale };
+}
+
+/**
  * A design drawn around `text`'s QR matrix as a self-contained SVG: our own elements only, no external
- * references (the logo is a data: URL), every text escaped. Coordinates are in modules. Deterministic.
- * Throws DesignRefusedError for a design that would not scan.
+ * references (the logo is a data: URL), no fonts (the frame text is outlined, frame-text.ts). Coordinates are in
+ * modules. Deterministic. Throws DesignRefusedError for a design that would not scan.
  */
 export function renderDesignSvg(design: Design, text: string, options: SvgOptions = {}): string {
   const prepared = prepareDesign(design, text);
@@ -38,30 +85,34 @@ export function renderDesignSvg(design: Design, text: string, options: SvgOption
   // Ids unique to this image, so several SVGs inlined in one page do not take each other's gradients.
   const id = 'qr' + createHash('sha256').update(JSON.stringify(design)).update('\0').update(text).digest('hex').slice(0, 10);
 
-  const codeSide = n + 2 * design.quietZone;
-  const border = design.frame?.style === 'box' ? 1 : 0;
-  const band = design.frame ? codeSide * BAND_HEIGHT : 0;
-  const width = codeSide + 2 * border;
-  // A box's band is its bottom border.
-  const height = border + codeSide + band;
-  const origin = border + design.quietZone;
+  const pixelWidth = options.width ?? 512;
+  const layout = designLayout(design, n, options.wholePixels ? pixelWidth : undefined);
+  const { border, codeSide, band, width, height } = layout;
+  const origin = border + layout.quietBefore;
 
   const parts: string[] = [];
   const defs: string[] = [];
   const fgFill = paint(design.foreground, `${id}-fg`, n, defs);
 
+  const bleed = (options.bleed ?? 0) * width;
   if (design.frame?.style === 'box') {
     // The frame colour everywhere but the code's square, so a transparent code stays transparent inside its box.
-    parts.push(
-      `<path fill="${design.frame.color}" fill-rule="evenodd" d="${roundedRect(0, 0, width, height, [1, 1, 1, 1])}${rect(border, border, codeSide, codeSide)}"/>`,
-    );
-    if (design.background) parts.push(`<rect x="${border}" y="${border}" width="${codeSide}" height="${codeSide}" fill="${design.background}"/>`);
+    // Running into a bleed, it is square: its rounded corners would be cut off anyway.
+    const outline = bleed > 0 ? rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed) : roundedRect(0, 0, width, height, [1, 1, 1, 1]);
+    parts.push(`<path fill="${design.frame.color}" fill-rule="evenodd" d="${outline}${rect(border, border, codeSide, codeSide)}"/>`);
+    if (design.background) parts.push(`<rect x="${border}" y="${border}" width="${num(codeSide)}" height="${num(codeSide)}" fill="${design.background}"/>`);
   } else {
-    if (design.background) parts.push(`<rect width="${width}" height="${height}" fill="${design.background}"/>`);
-    if (design.frame) parts.push(`<path fill="${design.frame.color}" d="${roundedRect(0, codeSide, width, band, [0, 0, 1, 1])}"/>`);
+    if (design.background) {
+      parts.push(`<rect x="${precise(-bleed)}" y="${precise(-bleed)}" width="${precise(width + 2 * bleed)}" height="${precise(height + 2 * bleed)}" fill="${design.background}"/>`);
+    }
+    if (design.frame) {
+      const bandPath = bleed > 0 ? rect(-bleed, codeSide, width + 2 * bleed, band + bleed) : roundedRect(0, codeSide, width, band, [0, 0, 1, 1]);
+      parts.push(`<path fill="${design.frame.color}" d="${bandPath}"/>`);
+    }
   }
 
-  parts.push(`<g transform="translate(${origin} ${origin})">`);
+  // Precise: with whole pixels, the matrix must start on a pixel boundary for its edges to stay sharp.
+  parts.push(`<g transform="translate(${precise(origin)} ${precise(origin)})">`);
   parts.push(`<path fill="${fgFill}" d="${modulesPath(design, matrix)}"/>`);
   const frameFill = design.cornerFrame.color ?? fgFill;
   const dotFill = design.cornerDot.color ?? fgFill;
@@ -80,18 +131,17 @@ export function renderDesignSvg(design: Design, text: string, options: SvgOption
   parts.push('</g>');
 
   if (design.frame) {
-    const chars = Math.max([...design.frame.text].length, 1);
-    const fontSize = Math.min(band * 0.55, (0.9 * width) / (chars * GLYPH_WIDTH_EM));
+    // As large as fits: 55% of the band high, and at most 90% of the width wide.
+    const fontSize = Math.min(band * 0.55, (0.9 * width) / Math.max(frameTextWidthEm(design.frame.text), 0.5));
     const baseline = border + codeSide + band / 2 + fontSize * CAP_CENTRE_EM;
-    parts.push(
-      `<text x="${num(width / 2)}" y="${num(baseline)}" fill="${design.frame.textColor}" font-family="${FRAME_FONT_FAMILY}, sans-serif" font-weight="bold" font-size="${num(fontSize)}" text-anchor="middle">${escapeXml(design.frame.text)}</text>`,
-    );
+    parts.push(`<path fill="${design.frame.textColor}" aria-label="${escapeXml(design.frame.text)}" d="${frameTextPath(design.frame.text, fontSize, width / 2, baseline)}"/>`);
   }
 
-  const pixelWidth = options.width ?? 512;
-  const pixelHeight = num((pixelWidth * height) / width);
+  const pixelHeight = layout.pixelsPerModule ? Math.round(height * layout.pixelsPerModule) : num((pixelWidth * height) / width);
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${pixelWidth}" height="${pixelHeight}" viewBox="0 0 ${num(width)} ${num(height)}">` +
+    (bleed > 0
+      ? `<svg xmlns="http://www.w3.org/2000/svg" width="${num((pixelWidth * (width + 2 * bleed)) / width)}" height="${num((pixelWidth * (height + 2 * bleed)) / width)}" viewBox="${precise(-bleed)} ${precise(-bleed)} ${precise(width + 2 * bleed)} ${precise(height + 2 * bleed)}">`
+      : `<svg xmlns="http://www.w3.org/2000/svg" width="${pixelWidth}" height="${pixelHeight}" viewBox="0 0 ${precise(width)} ${precise(height)}">`) +
     (defs.length > 0 ? `<defs>${defs.join('')}</defs>` : '') +
     parts.join('') +
     '</svg>'
@@ -250,6 +300,11 @@ function circle(cx: number, cy: number, r: number): string {
 /** Three decimals are a thousandth of a module: invisible at any size, and the SVG stays small. */
 function num(value: number): string {
   return String(Math.round(value * 1000) / 1000);
+}
+
+/** Where a thousandth is not enough: the viewBox and the matrix's origin, whose error a 4096-px image magnifies. */
+function precise(value: number): string {
+  return String(Math.round(value * 1e6) / 1e6);
 }
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
