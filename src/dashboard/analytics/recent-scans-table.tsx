@@ -1,11 +1,12 @@
 import type { RecentScan } from '../../analytics/recent-scans.js';
 import { momentText, valueText } from './format.js';
+import { TableRegion } from '../shared/table-region.js';
 
 /** The newest scans, in the viewer's zone; on the account's page with the code each one was of. */
 export function RecentScansTable(props: { scans: RecentScan[]; timeZone: string; withCode: boolean }) {
   if (props.scans.length === 0) return <p class="muted">No scans yet.</p>;
   return (
-    <div class="table-scroll">
+    <TableRegion label="Recent scans">
       <table>
         <thead>
           <tr>
@@ -30,7 +31,7 @@ export function RecentScansTable(props: { scans: RecentScan[]; timeZone: string;
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }
 

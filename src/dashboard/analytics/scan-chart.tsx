@@ -1,5 +1,6 @@
 import type { ScanTimeSeries } from '../../analytics/index.js';
 import { BUCKET_WORDS, bucketText, count, rangeWords } from './format.js';
+import { TableRegion } from '../shared/table-region.js';
 
 const WIDTH = 720;
 const HEIGHT = 220;
@@ -60,7 +61,7 @@ export function ScanChart(props: { series: ScanTimeSeries; id: string }) {
       </svg>
       <details>
         <summary>Show as a table</summary>
-        <div class="table-scroll">
+        <TableRegion label="Scans as a table">
           <table id={props.id}>
             <caption>
               Human scans {words.per}, {rangeWords(series.range)} ({series.timeZone})
@@ -80,7 +81,7 @@ export function ScanChart(props: { series: ScanTimeSeries; id: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       </details>
     </figure>
   );

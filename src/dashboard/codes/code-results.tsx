@@ -1,6 +1,8 @@
 import type { ListQuery } from './list-query.js';
 import { numberFormat, shortened, type ShownCode } from './code-row.js';
 import { typeLabel } from './type-forms/index.js';
+import { kindOf } from '../../codes/types/index.js';
+import { TableRegion } from '../shared/table-region.js';
 
 export interface CodeResultsData {
   codes: ShownCode[];
@@ -21,7 +23,11 @@ export function CodeResults(props: { query: ListQuery; data: CodeResultsData }) 
         {countSentence(data.count, searching)}
       </p>
       {data.codes.length > 0 ? (
-        <div class="table-scroll">
+        /*
+         * Six columns fit a laptop (the short URL may break before its slug, a destination anywhere); on a phone
+         * app.css stacks each code's cells under its name, each named by data-label, so nothing is out of sight.
+         */
+        <TableRegion label="Codes">
           <table class="code-table">
             <thead>
               <tr>
@@ -39,16 +45,23 @@ export function CodeResults(props: { query: ListQuery; data: CodeResultsData }) 
                   <th scope="row">
                     <a href={`/codes/${code.id}`}>{code.name}</a>
                   </th>
-                  <td>{typeLabel(code.type)}</td>
-                  <td class="mono">{code.shortUrl}</td>
-                  <td class="destination">{shortened(code.destinationUrl)}</td>
-                  <td class="numeric">{numberFormat.format(code.scanCount)}</td>
-                  <td>{code.active ? 'Active' : <span class="state-paused">Paused</span>}</td>
+                  <td data-label="Type">{typeLabel(code.type)}</td>
+                  <td data-label="Short URL" class="mono">
+                    <ShortUrl url={code.shortUrl} />
+                  </td>
+                  <td data-label="Destination" class="destination">
+                    {/* A page type's destination is its own short URL: saying so tells more than repeating it. */}
+                    {kindOf(code.type) === 'page' ? <span class="muted">Landing page</span> : shortened(code.destinationUrl)}
+                  </td>
+                  <td data-label="Scans" class="numeric">
+                    {numberFormat.format(code.scanCount)}
+                  </td>
+                  <td data-label="State">{code.active ? 'Active' : <span class="state-paused">Paused</span>}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       ) : (
         !searching && (
           <p>
@@ -65,6 +78,18 @@ export function CodeResults(props: { query: ListQuery; data: CodeResultsData }) 
         </nav>
       )}
     </div>
+  );
+}
+
+/** The short URL with a line break allowed before its slug only (a slug broken in two reads as two tokens). */
+function ShortUrl(props: { url: string }) {
+  const cut = props.url.lastIndexOf('/') + 1;
+  return (
+    <span>
+      {props.url.slice(0, cut)}
+      <wbr />
+      {props.url.slice(cut)}
+    </span>
   );
 }
 

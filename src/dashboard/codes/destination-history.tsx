@@ -1,12 +1,13 @@
 import type { DestinationChange, ShownActor } from '../../codes/index.js';
 import { When } from './when.js';
+import { TableRegion } from '../shared/table-region.js';
 
 /** Every destination the code has had, newest first, with who set it: a person, or an API key. */
 export function DestinationHistory(props: { changes: DestinationChange[]; zone: string; limit: number }) {
   return (
     <section aria-labelledby="history-heading">
       <h2 id="history-heading">Destination history</h2>
-      <div class="table-scroll">
+      <TableRegion labelledBy="history-heading">
         <table>
           <thead>
             <tr>
@@ -31,7 +32,7 @@ export function DestinationHistory(props: { changes: DestinationChange[]; zone: 
             ))}
           </tbody>
         </table>
-      </div>
+      </TableRegion>
       {props.changes.length >= props.limit && <p class="muted">The latest {props.limit} changes are shown.</p>}
     </section>
   );

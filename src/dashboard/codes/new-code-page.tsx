@@ -5,7 +5,7 @@ import type { CodeFormErrors, CodeFormValues } from './code-form.js';
 import { TYPE_FORMS } from './type-forms/index.js';
 import { CodeFields } from './code-fields.js';
 import { PlanUsageLine, type PlanUsage } from './plan-usage-line.js';
-import { TypePicker } from './type-picker.js';
+import { NEW_CODE_FORM_ID, TypePicker } from './type-picker.js';
 import { TypedCodeForm, type TypedFormState } from './typed-code-form.js';
 
 const EMPTY_STATE: TypedFormState = { name: '', content: {}, problems: {}, fileNames: new Map() };
@@ -41,8 +41,8 @@ export function NewCodePage(props: {
       )}
       <div class="new-code">
         <TypePicker current={type} />
-        <section aria-labelledby="form-heading">
-          <h2 id="form-heading">{form.label}</h2>
+        <section aria-labelledby={NEW_CODE_FORM_ID}>
+          <h2 id={NEW_CODE_FORM_ID}>{form.label}</h2>
           <p class="muted">{form.description}</p>
           {type === 'URL' ? (
             <form method="post" action="/codes" class="narrow-form">

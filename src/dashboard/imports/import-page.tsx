@@ -3,6 +3,7 @@ import { CsrfField, Flash, Layout } from '../shared/layout.js';
 import type { PageContext } from '../shared/context.js';
 import { ProblemTable, SkippedRows } from './import-row-tables.js';
 import { ImportStatus, type ImportResult } from './import-status.js';
+import { TableRegion } from '../shared/table-region.js';
 
 /** How many rows to be created the report lists; the counts and the errors are always complete. */
 export const PREVIEW_ROWS = 100;
@@ -95,7 +96,7 @@ function Report(props: { context: PageContext; summary: ImportSummary; report: C
               The first {report.toCreate.length.toLocaleString('en')} of {pending.toLocaleString('en')}.
             </p>
           )}
-          <div class="table-scroll">
+          <TableRegion label="Codes to be created">
             <table>
               <thead>
                 <tr>
@@ -118,7 +119,7 @@ function Report(props: { context: PageContext; summary: ImportSummary; report: C
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableRegion>
         </>
       )}
     </>

@@ -1,9 +1,10 @@
 import type { ImportRow } from '../../imports/import-rows.js';
+import { TableRegion } from '../shared/table-region.js';
 
 /** One line per problem: a row with three errors has three lines, each naming its column. */
 export function ProblemTable(props: { rows: ImportRow[]; caption: string }) {
   return (
-    <div class="table-scroll">
+    <TableRegion label={props.caption}>
       <table class="import-problems">
         <caption>{props.caption}</caption>
         <thead>
@@ -27,7 +28,7 @@ export function ProblemTable(props: { rows: ImportRow[]; caption: string }) {
           )}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { ImportRow, ImportSummary } from '../../imports/import-rows.js';
 import { ProblemTable, SkippedRows } from './import-row-tables.js';
+import { TableRegion } from '../shared/table-region.js';
 
 /** What the finished import shows: created rows, problems and the first skipped rows. */
 export interface ImportResult {
@@ -85,7 +86,7 @@ function ImportResultView(props: { summary: ImportSummary; result: ImportResult 
               The first {result.created.length.toLocaleString('en')} of {created.toLocaleString('en')}; the CSV has them all.
             </p>
           )}
-          <div class="table-scroll">
+          <TableRegion label="Created codes">
             <table>
               <thead>
                 <tr>
@@ -106,7 +107,7 @@ function ImportResultView(props: { summary: ImportSummary; result: ImportResult 
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableRegion>
         </>
       )}
     </section>

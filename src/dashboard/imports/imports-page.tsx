@@ -3,6 +3,7 @@ import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from '../../imports/read-csv.js';
 import { Flash, Layout } from '../shared/layout.js';
 import type { PageContext } from '../shared/context.js';
 import { uploadAction } from '../shared/csrf.js';
+import { TableRegion } from '../shared/table-region.js';
 
 export interface PastImport {
   id: string;
@@ -78,7 +79,7 @@ export function ImportsPage(props: { context: PageContext; imports: PastImport[]
       {props.imports.length === 0 ? (
         <p class="muted">No imports yet.</p>
       ) : (
-        <div class="table-scroll">
+        <TableRegion label="Past imports">
           <table>
             <thead>
               <tr>
@@ -101,7 +102,7 @@ export function ImportsPage(props: { context: PageContext; imports: PastImport[]
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
     </Layout>
   );

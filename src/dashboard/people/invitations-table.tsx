@@ -1,5 +1,6 @@
 import type { PendingInvitation } from '../../people/invitations.js';
 import { Moment } from '../shared/moment.js';
+import { TableRegion } from '../shared/table-region.js';
 
 /** Invitations not yet accepted, revoked or expired. */
 export function InvitationsTable(props: { invitations: PendingInvitation[] }) {
@@ -9,7 +10,7 @@ export function InvitationsTable(props: { invitations: PendingInvitation[] }) {
       {props.invitations.length === 0 ? (
         <p class="muted">No pending invitations.</p>
       ) : (
-        <div class="table-scroll">
+        <TableRegion labelledBy="pending-heading">
           <table>
             <thead>
               <tr>
@@ -36,7 +37,7 @@ export function InvitationsTable(props: { invitations: PendingInvitation[] }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
     </section>
   );

@@ -1,11 +1,12 @@
 import type { User } from '../../people/users.js';
 import { CsrfField } from '../shared/layout.js';
 import { Day } from '../shared/moment.js';
+import { TableRegion } from '../shared/table-region.js';
 
 /** The account's people; each row's buttons name what they do (the row gives the person). */
 export function PeopleTable(props: { users: User[]; selfId: string; csrfToken: string }) {
   return (
-    <div class="table-scroll">
+    <TableRegion label="People">
       <table>
         <thead>
           <tr>
@@ -50,6 +51,6 @@ export function PeopleTable(props: { users: User[]; selfId: string; csrfToken: s
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }

@@ -38,6 +38,9 @@ const HTMX_CONFIG = JSON.stringify({
   ],
 });
 
+/** The id of every page's <main>: the skip link's target, and where htmx error answers are swapped. */
+export const MAIN_ID = 'main';
+
 export function Layout(props: { context: PageContext; title: string; children: ComponentChildren }) {
   const { context, title } = props;
   const session = context.session;
@@ -55,34 +58,46 @@ export function Layout(props: { context: PageContext; title: string; children: C
         <script src={context.assets.appJs} defer />
       </head>
       <body hx-headers={JSON.stringify({ [CSRF_HEADER]: context.csrfToken })}>
+        {/* First in the tab order on every page (WCAG 2.4.1): past the navigation, to the page's own content. */}
+        <a class="skip-link" href={`#${MAIN_ID}`}>
+          Skip to content
+        </a>
         <header class="container">
           <nav class="site-nav" aria-label="Main">
             <ul>
               <li>
                 <a class="brand" href={session ? '/codes' : '/login'}>qroute</a>
               </li>
-              {session && <li class="muted hide-small">{session.user.accountName}</li>}
+              {session && <li class="muted hide-small account-name">{session.user.accountName}</li>}
             </ul>
             {session && (
-              <ul>
-                {SECTIONS.filter((section) => !section.ownersOnly || session.user.role === 'owner').map((section) => (
+              /*
+               * On a phone the sections are behind a "Menu" button (a <details>: it opens without JavaScript and with
+               * Enter or Space); on wider screens app.css shows them in a row and app.js keeps the <details> open.
+               */
+              <details class="site-menu">
+                <summary>Menu</summary>
+                <ul>
+                  {SECTIONS.filter((section) => !section.ownersOnly || session.user.role === 'owner').map((section) => (
+                    <li>
+                      <a href={section.href} aria-current={context.path.startsWith(section.href) ? 'page' : undefined}>
+                        {section.label}
+                      </a>
+                    </li>
+                  ))}
                   <li>
-                    <a href={section.href} aria-current={context.path.startsWith(section.href) ? 'page' : undefined}>
-                      {section.label}
-                    </a>
+                    <form method="post" action="/logout" class="inline-form">
+                      <CsrfField token={context.csrfToken} />
+                      <button type="submit" class="secondary outline">Sign out</button>
+                    </form>
                   </li>
-                ))}
-                <li>
-                  <form method="post" action="/logout" class="inline-form">
-                    <CsrfField token={context.csrfToken} />
-                    <button type="submit" class="secondary outline">Sign out</button>
-                  </form>
-                </li>
-              </ul>
+                </ul>
+              </details>
             )}
           </nav>
         </header>
-        <main class="container" id="main">
+        {/* tabindex -1: the skip link and an error summary's links can move focus here (not a tab stop itself). */}
+        <main class="container" id={MAIN_ID} tabIndex={-1}>
           {props.children}
         </main>
       </body>
