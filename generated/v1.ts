@@ -107,8 +107,20 @@ export interface paths {
          *     drawn from `margin` and `ecc`, unchanged. When the design changes, so does the `ETag`; clients revalidate
          *     (`Cache-Control: private, no-cache`), which costs a `304` and no render while nothing changed.
          *
-         *     **PDF** (`format=pdf`): a one-page vector PDF for print, the code 5 cm wide with a 0.5 cm white margin
-         *     (no bleed), any frame text set in the embedded DejaVu Sans font; `size` is not used.
+         *     **Size**: a PNG is exactly `size` pixels wide, and as high unless a frame with a call to action makes it
+         *     taller (then its height is a whole number of pixels too). Every module is a whole number of pixels, so its
+         *     edges are sharp; the pixels left over (`size` is rarely a multiple of the module count) widen the quiet
+         *     zone, split evenly between the sides. An SVG's `width` attribute is `size`.
+         *
+         *     **PDF** (`format=pdf`): a one-page vector PDF for print; `size` is not used. By default the code is 5 cm wide
+         *     with a 0.5 cm white margin and no bleed. For a print shop, `size_mm` sets the code's width in millimetres
+         *     (quiet zone and frame included) and `bleed_mm` the bleed: the page is the code plus the bleed on every side,
+         *     the code's background (or its frame's colour) runs into the bleed, and the PDF's `TrimBox` and `BleedBox`
+         *     say where to cut. `crop_marks=true` adds crop marks outside the bleed (the page grows by 10 mm on every
+         *     side); `cmyk=true` writes the colours as DeviceCMYK, converted from the design's sRGB colours without an
+         *     ICC profile (pure black becomes black ink only; a logo stays the RGB image it was uploaded as). Frame text
+         *     is drawn as outlines, so no font is needed. These four parameters are for `format=pdf` only: with another
+         *     format they are refused with `400 invalid_query`.
          *
          *     **Limit**: images are the one read that costs CPU, so each account may read at most 300 images a minute
          *     from each instance (`IMAGE_READS_PER_MINUTE`; a sliding window kept in the instance's memory). Every
@@ -1178,12 +1190,20 @@ export interface operations {
             query?: {
                 /** @description Image format. `pdf` is a vector page for print (see above). */
                 format?: "svg" | "png" | "pdf";
-                /** @description Width and height in pixels, including the quiet zone, 64 to 4096. PNG images of codes without a design use whole pixels per module (at least 2), so they are the largest multiple of the module count that fits `size`; a designed code's PNG is `size` wide. Not used for `pdf`. */
+                /** @description Width in pixels, including the quiet zone, 64 to 4096: a PNG is exactly this wide, and as high unless a frame makes it taller. Modules are whole pixels; the pixels left over widen the quiet zone. Not used for `pdf`. */
                 size?: number;
                 /** @description Quiet zone around the code, in modules. Scanners need 4; less only when the print layout provides it. */
                 margin?: number;
                 /** @description Error correction level: L (7 %), M (15 %), Q (25 %), H (30 %) of the code may be damaged and still scan. */
                 ecc?: "L" | "M" | "Q" | "H";
+                /** @description PDF only: the code's printed width in millimetres, quiet zone and frame included, 10 to 1000. Without it, 50. */
+                size_mm?: number;
+                /** @description PDF only: how far the artwork runs past the code's edges, in millimetres, 0 to 20 (print shops usually ask for 3). The page is `size_mm` plus twice the bleed. */
+                bleed_mm?: number;
+                /** @description PDF only: crop marks at the corners, outside the bleed (the page grows by 10 mm on every side). */
+                crop_marks?: boolean;
+                /** @description PDF only: colours as DeviceCMYK, converted from the design's sRGB without an ICC profile. */
+                cmyk?: boolean;
             };
             header?: never;
             path: {

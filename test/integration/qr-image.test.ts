@@ -71,10 +71,8 @@ describe('GET /qrcodes/{id}/image', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/png');
       const png = PNG.sync.read(bytes);
-      expect(png.width).toBe(png.height);
-      // Whole pixels per module: the largest multiple of the module count within `size`, at least 2 px a module.
-      expect(png.width).toBeLessThanOrEqual(Math.max(size, 2 * 41));
-      expect(png.width).toBeGreaterThan(Math.min(size * 0.85, size - 41));
+      // Exactly the size asked for: whole pixels per module, the spare pixels in the quiet zone.
+      expect([png.width, png.height]).toEqual([size, size]);
       expect(decodePng(bytes)).toBe(expectedContent());
     }
   });
@@ -124,7 +122,21 @@ describe('GET /qrcodes/{id}/image', () => {
     expect(without).toContain('viewBox="0 0 25 25"');
   });
 
-  it.each(['format=gif', 'size=10', 'size=5000', 'margin=-1', 'margin=17', 'ecc=X', 'size=abc'])(
+  it('lays a PDF out for a print shop: the size in millimetres, the bleed around it, crop marks outside it', async () => {
+    const { res, bytes } = await image('?format=pdf&size_mm=40&bleed_mm=3&crop_marks=true&cmyk=true');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const pdf = bytes.toString('latin1');
+    const numbers = (name: string) => new RegExp(`/${name} \\[([^\\]]+)\\]`).exec(pdf)![1]!.trim().split(/\s+/).map(Number);
+    const mm = (points: number) => Math.round((points / 72) * 25.4 * 100) / 100;
+    const [trimLeft, , trimRight] = numbers('TrimBox');
+    expect(mm(trimRight! - trimLeft!)).toBe(40);
+    expect(mm(trimLeft! - numbers('BleedBox')[0]!)).toBe(3);
+    expect(mm(numbers('BleedBox')[0]!)).toBe(10); // the crop marks' margin
+    expect(mm(numbers('MediaBox')[2]!)).toBe(40 + 2 * 3 + 2 * 10);
+  });
+
+  it.each(['format=gif', 'size=10', 'size=5000', 'margin=-1', 'margin=17', 'ecc=X', 'size=abc', 'format=pdf&size_mm=5', 'format=pdf&bleed_mm=21', 'format=pdf&cmyk=maybe', 'format=png&size_mm=50', 'bleed_mm=3'])(
     'answers 400 invalid_query for %s',
     async (query) => {
       const res = await rawRequest(app, `/qrcodes/${code.id}/image?${query}`, { apiKey: owner.apiKey });

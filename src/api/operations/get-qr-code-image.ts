@@ -1,12 +1,13 @@
 import type { RequestHandler } from 'express';
+import { imageTextOfCode } from '../../codes/image-text.js';
 import { getQrCode as getCode } from '../../codes/qr-code-service.js';
 import { designOfCode } from '../../designs/index.js';
 import { errors } from '../../errors.js';
 import { RenderAbandonedError, RenderQueueFullError } from '../../qr/image-renderer.js';
-import { qrContentFor, qrImageContentType, qrImageEtag, type ErrorCorrection, type QrFormat, type QrImageRequest } from '../../qr/render.js';
+import { qrImageContentType, qrImageEtag, type ErrorCorrection, type QrFormat, type QrImageRequest } from '../../qr/render.js';
+import type { PrintPage } from '../../qr/design/print-page.js';
 import { callerOf, type ApiDependencies } from '../context.js';
 import type { QueryParams } from '../contract.js';
-import { presentQrCode } from '../presenters.js';
 
 export function getQrCodeImage({ db, config, images }: ApiDependencies): RequestHandler<{ id: string }> {
   const policy = `"images";q=${images.limiter.limit};w=${images.limiter.windowMs / 1000}`;
@@ -21,10 +22,11 @@ export function getQrCodeImage({ db, config, images }: ApiDependencies): Request
 
     // Validated by the contract; the fallbacks mirror its defaults.
     const query = req.query as QueryParams<'getQrCodeImage'>;
+    const print = printPageOf(query);
     const [code, look] = await Promise.all([getCode(db, { accountId, id: req.params.id }), designOfCode(db, accountId, req.params.id)]);
-    const { shortUrl } = presentQrCode(code, config.siteUrl);
     const request: QrImageRequest = {
-      text: qrContentFor(shortUrl, config.siteUrl),
+      // The short URL, or a direct Wi-Fi code's network (image-text.ts decides for every image of a code).
+      text: await imageTextOfCode(db, accountId, code, config.siteUrl),
       format: (query.format ?? 'svg') as QrFormat,
       // A PDF's size is physical (render-pdf.ts): one size for every request, so they share one render and ETag.
       size: query.format === 'pdf' ? 512 : Number(query.size ?? 512),
@@ -32,6 +34,7 @@ export function getQrCodeImage({ db, config, images }: ApiDependencies): Request
       ecc: (query.ecc ?? 'M') as ErrorCorrection,
       // The look saved in the dashboard, so a designed code prints the same from here; none for API-created codes.
       design: look.design,
+      print,
     };
     const etag = qrImageEtag(request);
     res.setHeader('ETag', etag);
@@ -62,5 +65,26 @@ export function getQrCodeImage({ db, config, images }: ApiDependencies): Request
     }
     if (res.closed) return;
     res.status(200).type(qrImageContentType(request.format)).send(image.body);
+  };
+}
+
+const PRINT_PARAMETERS = ['size_mm', 'bleed_mm', 'crop_marks', 'cmyk'] as const;
+
+/**
+ * The print page a PDF request asks for, or null for the default page. The contract checks each value's range;
+ * asking for a page with another format is refused rather than ignored, so a client does not believe its PNG has
+ * a bleed.
+ */
+function printPageOf(query: QueryParams<'getQrCodeImage'>): PrintPage | null {
+  const given = PRINT_PARAMETERS.filter((name) => query[name] !== undefined);
+  if (given.length === 0) return null;
+  if (query.format !== 'pdf') {
+    throw errors.invalidQuery(given.map((name) => ({ path: `/query/${name}`, message: 'is only used with format=pdf' })));
+  }
+  return {
+    sizeMm: Number(query.size_mm ?? 50),
+    bleedMm: Number(query.bleed_mm ?? 0),
+    cropMarks: String(query.crop_marks) === 'true',
+    cmyk: String(query.cmyk) === 'true',
   };
 }

@@ -1,10 +1,12 @@
+import { PRINT_LIMITS } from '../../qr/design/print-page.js';
 import { DEFAULT_PDF } from '../../qr/design/render-pdf.js';
-import { downloadHref, PDF_SIZE, PNG_SIZES, printCentimetres } from './image-sizes.js';
+import { downloadHref, PDF_SIZE, PNG_SIZES, PRINT_FORM_DEFAULTS, printCentimetres } from './image-sizes.js';
 import type { ShownCode } from './code-row.js';
 
 /**
- * The QR preview (in the code's design), the link to the design editor, and the downloads. Undesigned PNGs use
- * whole pixels per module, so they come out at most the size named.
+ * The QR preview (in the code's design), the link to the design editor, and the downloads. A PNG is exactly as wide
+ * as its link says (a frame makes it taller). The print form is a plain GET form: its fields become the download's
+ * query, so it works without JavaScript and the browser saves the file.
  */
 export function CodeDownloads(props: { code: ShownCode }) {
   const { code } = props;
@@ -34,10 +36,39 @@ export function CodeDownloads(props: { code: ShownCode }) {
             <a href={downloadHref(code.id, { format: 'png', size })} download>
               PNG {size} px
             </a>{' '}
-            <span class="muted">about {printCentimetres(size)} cm at 300 dpi</span>
+            <span class="muted">{size} px wide, about {printCentimetres(size)} cm at 300 dpi</span>
           </li>
         ))}
       </ul>
+      <form method="get" action={`/codes/${code.id}/download`} class="print-download">
+        <input type="hidden" name="format" value="pdf" />
+        <fieldset>
+          <legend>PDF for a print shop</legend>
+          <p class="muted">
+            Vector, with the frame text as outlines (no fonts needed). The bleed is extra background around the code that the
+            print shop cuts off; ask them how much they need (3 mm is usual).
+          </p>
+          <div class="grid">
+            <div>
+              <label for="print-size-mm">Width of the code (mm)</label>
+              <input id="print-size-mm" name="size_mm" type="number" inputMode="decimal" min={PRINT_LIMITS.minSizeMm} max={PRINT_LIMITS.maxSizeMm} step="any" value={String(PRINT_FORM_DEFAULTS.sizeMm)} required />
+            </div>
+            <div>
+              <label for="print-bleed-mm">Bleed (mm)</label>
+              <input id="print-bleed-mm" name="bleed_mm" type="number" inputMode="decimal" min={0} max={PRINT_LIMITS.maxBleedMm} step="any" value={String(PRINT_FORM_DEFAULTS.bleedMm)} required />
+            </div>
+          </div>
+          <label for="print-crop-marks">
+            <input id="print-crop-marks" name="crop_marks" type="checkbox" /> Crop marks (outside the bleed)
+          </label>
+          <label for="print-cmyk">
+            <input id="print-cmyk" name="cmyk" type="checkbox" /> CMYK colours (converted without a colour profile)
+          </label>
+          <button type="submit" class="secondary">
+            Download PDF for print
+          </button>
+        </fieldset>
+      </form>
     </article>
   );
 }

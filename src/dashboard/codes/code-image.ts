@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
-import { presentQrCode } from '../../api/presenters.js';
+import { imageTextOfCode } from '../../codes/image-text.js';
 import { getQrCode, type QrCode } from '../../codes/index.js';
 import { designOfCode } from '../../designs/index.js';
+import type { PrintPage } from '../../qr/design/print-page.js';
 import { RenderAbandonedError, RenderQueueFullError } from '../../qr/image-renderer.js';
-import { qrContentFor, qrImageContentType, qrImageEtag, type QrFormat, type QrImageRequest } from '../../qr/render.js';
+import { qrImageContentType, qrImageEtag, type QrFormat, type QrImageRequest } from '../../qr/render.js';
 import { sessionOf, type DashboardDependencies } from '../shared/context.js';
 import { DashboardError } from '../shared/errors.js';
 
@@ -18,7 +19,7 @@ export async function sendCodeImage(
   deps: DashboardDependencies,
   req: Request<{ id: string }>,
   res: Response,
-  image: { format: QrFormat; size: number; attachment?: (code: QrCode, body: Buffer) => string },
+  image: { format: QrFormat; size: number; print?: PrintPage | undefined; attachment?: (code: QrCode, body: Buffer) => string },
 ): Promise<void> {
   const { accountId } = sessionOf(res).user;
   const slot = deps.images.limiter.take(accountId);
@@ -28,14 +29,14 @@ export async function sendCodeImage(
     throw new DashboardError(429, 'Too many QR images at once', `This account asked for many QR images in the last minute. Try again in ${seconds} seconds.`);
   }
   const [code, look] = await Promise.all([getQrCode(deps.db, { accountId, id: req.params.id }), designOfCode(deps.db, accountId, req.params.id)]);
-  const { shortUrl } = presentQrCode(code, deps.config.siteUrl);
   const request: QrImageRequest = {
-    text: qrContentFor(shortUrl, deps.config.siteUrl),
+    text: await imageTextOfCode(deps.db, accountId, code, deps.config.siteUrl),
     format: image.format,
     size: image.size,
     margin: 4,
     ecc: 'M',
     design: look.design,
+    print: image.print ?? null,
   };
   const etag = qrImageEtag(request);
   if (req.headers['if-none-match'] === etag) {
