@@ -6,7 +6,7 @@ import { CODE_TYPE_NAMES, type CodeTypeName, SOCIAL_NETWORKS, WEEKDAYS } from '.
  * `externalId` and `design`; its content columns follow. A file may mix types: its header is the union.
  *
  * - Lists (phones, emails, IMAGES' fileIds) are one cell with the values separated by `|` (none of those values
- *   can contain one).
+ *   can contain one); a contact's number or email may start with its kind: `mobile: +49 170 1234567|work: …`.
  * - BUSINESS opening hours: one column per weekday, `08:00-12:00, 13:00-18:00`; an empty cell is closed.
  * - SOCIAL_MEDIA: one column per network (`socialInstagram`, ...); several profiles of one network are `|`-separated.
  * - File fields take the id (`fil_...`) of a file already uploaded to the account.
@@ -56,7 +56,7 @@ function list(field: string, column = field): Column {
       content[field] = cell.split(LIST_SEPARATOR).map((v) => v.trim()).filter((v) => v !== '');
       origins.push([`/${field}`, column]);
     },
-    write: (content) => (Array.isArray(content[field]) ? (content[field] as string[]).join(LIST_SEPARATOR) : ''),
+    write: (content) => (Array.isArray(content[field]) ? (content[field] as unknown[]).map(listItemCell).join(LIST_SEPARATOR) : ''),
   };
 }
 
@@ -66,6 +66,14 @@ const FALSE = ['false', 'no', '0'];
 function flag(field: string, column = field): Column {
   return {
     name: column,
+/** A contact's number or address with its kind is written `mobile: +49 170 1234567`, as the import reads it. */
+function listItemCell(item: unknown): string {
+  if (typeof item === 'string') return item;
+  const { kind, number, address } = item as { kind?: string; number?: string; address?: string };
+  const value = number ?? address ?? '';
+  return kind ? `${kind}: ${value}` : value;
+}
+
     field,
     read: (cell, content, origins, problems) => {
       const value = cell.trim().toLowerCase();
@@ -132,13 +140,22 @@ const contactColumns = [
   text('company'),
   list('phones'),
   list('emails'),
+// Names and addresses in parts (src/codes/types/contact-fields.ts); `fullName` and `address` are the one-text
+// forms older files use, still read (not together with the address's parts).
   text('website'),
+  text('givenName'),
+  text('familyName'),
   text('address'),
   text('note'),
   text('photoFileId'),
 ];
 
 /** Each type's content columns, in the order a template lists them. */
+  text('street'),
+  text('postcode'),
+  text('city'),
+  text('region'),
+  text('country'),
 export const TYPE_COLUMNS: Record<CodeTypeName, readonly Column[]> = {
   URL: [text('url')],
   VCARD_PLUS: contactColumns,

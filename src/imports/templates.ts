@@ -10,8 +10,20 @@ import { cellsFromContent, columnsOf } from './columns.js';
 /** One example per type, written as content so the template's row goes through the same columns as an export. */
 const EXAMPLES: Record<CodeTypeName, Record<string, unknown>> = {
   URL: { url: 'https://example.com/spring-menu' },
-  VCARD_PLUS: { name: 'Ada Lovelace', title: 'Analyst', company: 'Engines Ltd', phones: ['+44 20 7946 0958', '+44 7700 900123'], emails: ['ada@example.com'], website: 'https://example.com', address: '1 Main Street\nLondon' },
-  CONTACT: { name: 'Ada Lovelace', phones: ['+44 20 7946 0958'], emails: ['ada@example.com'] },
+  VCARD_PLUS: {
+    givenName: 'Ada',
+    familyName: 'Lovelace',
+    title: 'Analyst',
+    company: 'Engines Ltd',
+    phones: [{ kind: 'work', number: '+44 20 7946 0958' }, { kind: 'mobile', number: '+44 7700 900123' }],
+    emails: [{ kind: 'work', address: 'ada@example.com' }],
+    website: 'https://example.com',
+    street: '1 Main Street',
+    postcode: 'SW1A 1AA',
+    city: 'London',
+    country: 'United Kingdom',
+  },
+  CONTACT: { givenName: 'Ada', familyName: 'Lovelace', phones: [{ kind: 'mobile', number: '+44 7700 900123' }], emails: [{ address: 'ada@example.com' }] },
   PDF: { fileId: '', title: 'Menu' },
   IMAGES: { fileIds: [], title: 'Gallery' },
   VIDEO: { url: 'https://video.example.com/watch/1', title: 'Trailer' },

@@ -12,7 +12,7 @@ const INVALID: [CodeTypeName, unknown, string][] = [
   ['URL', { url: 'javascript:alert(1)' }, '/url'],
   ['URL', { url: 'https://example.com', extra: 1 }, '/extra'],
   ['VCARD_PLUS', { name: 'A', emails: ['not-an-email'] }, '/emails/0'],
-  ['CONTACT', { phones: ['+1 555'] }, '/name'],
+  ['CONTACT', { phones: ['+1 555'] }, '/givenName'],
   ['CONTACT', { name: 'A', phones: ['call me'] }, '/phones/0'],
   ['PDF', { fileId: '../../etc/passwd' }, '/fileId'],
   ['IMAGES', { fileIds: [] }, '/fileIds'],
@@ -93,11 +93,12 @@ describe('files and links made from content', () => {
     expect(card.replace(/\r\n /g, '')).toContain(`FN:${'é'.repeat(100)}`);
   });
 
-  it('escapes iCalendar text and writes times in UTC from the event zone (RFC 5545)', () => {
+  it('escapes iCalendar text and writes times in the event zone, or UTC without one (RFC 5545)', () => {
     const ics = buildIcs({ title: hostile, start: '2026-12-01T18:30', end: '2026-07-01T10:00', timezone: 'Europe/Berlin' }, 'qr_1@qroute', new Date('2026-01-01T00:00:00Z'));
     expect(ics).toContain('SUMMARY:Evil\\;Name\\,\\\\x\\nEND:VCARD\\nBEGIN:VCARD\r\n');
-    expect(ics).toContain('DTSTART:20261201T173000Z'); // CET, +01:00
-    expect(ics).toContain('DTEND:20260701T080000Z'); // CEST, +02:00
+    expect(ics).toContain('DTSTART;TZID=Europe/Berlin:20261201T183000\r\n');
+    expect(ics).toContain('DTEND;TZID=Europe/Berlin:20260701T100000\r\n');
+    expect(buildIcs({ title: 'UTC', start: '2026-12-01T18:30' }, 'qr_1@qroute', new Date())).toContain('DTSTART:20261201T183000Z\r\n');
     expect(ics.match(/^BEGIN:VEVENT/gm)).toHaveLength(1);
   });
 

@@ -22,7 +22,10 @@ export { CODE_TYPE_NAMES, type CodeKind, type CodeType, type CodeTypeName } from
 export type { ContentProblem, ContentResult } from './fields.js';
 export { appDestination, type AppContent } from './app.js';
 export { WEEKDAYS, type BusinessContent, type Weekday } from './business.js';
-export type { ContactContent } from './contact-fields.js';
+export {
+  ADDRESS_PARTS, contactCard, EMAIL_KINDS, PHONE_KINDS,
+  type AddressPart, type ContactCard, type ContactContent, type ContactEmail, type ContactPhone, type EmailKind, type PhoneKind,
+} from './contact-fields.js';
 export type { CouponContent } from './coupon.js';
 export type { EmailContent } from './email.js';
 export type { EventContent } from './event.js';

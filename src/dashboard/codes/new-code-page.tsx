@@ -22,6 +22,8 @@ export function NewCodePage(props: {
   typed?: TypedFormState;
   /** Set when the plan's limit refused the code. */
   limitMessage?: string;
+  /** The viewer's time zone, for the time-zone fields of a form shown fresh (not of one sent back refused). */
+  zoneGuess?: string;
 }) {
   const type = props.type ?? 'URL';
   const form = TYPE_FORMS[type];
@@ -51,7 +53,7 @@ export function NewCodePage(props: {
               <button type="submit">Create code</button>
             </form>
           ) : (
-            <TypedCodeForm context={props.context} form={form} action={`/codes?type=${type}`} idPrefix="new-code" state={props.typed ?? EMPTY_STATE} submitLabel="Create code" />
+            <TypedCodeForm context={props.context} form={form} action={`/codes?type=${type}`} idPrefix="new-code" state={props.typed ?? EMPTY_STATE} submitLabel="Create code" zoneGuess={props.typed ? undefined : props.zoneGuess} />
           )}
         </section>
       </div>

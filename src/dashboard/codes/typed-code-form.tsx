@@ -20,7 +20,16 @@ export interface TypedFormState {
  * A type's create or edit form. With file fields it is a multipart upload (the CSRF token in its action, as the
  * body is read after the check); otherwise a plain form.
  */
-export function TypedCodeForm(props: { context: PageContext; form: TypeForm; action: string; idPrefix: string; state: TypedFormState; submitLabel: string }) {
+export function TypedCodeForm(props: {
+  context: PageContext;
+  form: TypeForm;
+  action: string;
+  idPrefix: string;
+  state: TypedFormState;
+  submitLabel: string;
+  /** A new code's form: the viewer's time zone, the default of its time-zone fields. */
+  zoneGuess?: string | undefined;
+}) {
   const { form, state, idPrefix } = props;
   const upload = hasFiles(form);
   return (
@@ -41,7 +50,7 @@ export function TypedCodeForm(props: { context: PageContext; form: TypeForm; act
         hint={`For you, in the code list; up to ${MAX_NAME_LENGTH} characters.`}
         problem={state.problems['/name']}
       />
-      <TypeFields form={form} content={state.content} problems={state.problems} fileNames={state.fileNames} idPrefix={idPrefix} />
+      <TypeFields form={form} content={state.content} problems={state.problems} fileNames={state.fileNames} idPrefix={idPrefix} zoneGuess={props.zoneGuess} />
       <button type="submit">{props.submitLabel}</button>
     </form>
   );

@@ -119,11 +119,21 @@ const DAY_NAMES: Record<(typeof WEEKDAYS)[number], string> = {
   monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday', sunday: 'Sunday',
 };
 
-/** Opening hours: a row per weekday, each with its intervals (a second one for a lunch break). */
+/** The name of the no-JavaScript checkbox that gives Tuesday to Friday Monday's hours when the form is read. */
+export function copyMondayName(path: string): string {
+  return `${path}/copy-monday`;
+}
+
+/**
+ * Opening hours: a row per weekday, each with its intervals (a second one for a lunch break). Every day shows as
+ * many intervals as the fullest day, so "Copy Monday to Tuesday–Friday" (app.js) finds a field for each of
+ * Monday's; without JavaScript a checkbox does the same when the form is saved.
+ */
 export function HoursInputs(props: { field: HoursField; path: string; idPrefix: string; value: unknown; problems: FieldProblems }) {
   const { field, path } = props;
   const hours = (props.value ?? {}) as Record<string, unknown>;
   const id = fieldId(props.idPrefix, path);
+  const rows = Math.max(2, ...WEEKDAYS.map((day) => rowCount(items(hours[day]).length, field.max, 1)));
   return (
     <fieldset class="form-list opening-hours">
       <legend>{field.label}</legend>
@@ -132,7 +142,7 @@ export function HoursInputs(props: { field: HoursField; path: string; idPrefix: 
         return (
           <div class="form-row" role="group" aria-label={DAY_NAMES[day]}>
             <span class="day-name" aria-hidden="true">{DAY_NAMES[day]}</span>
-            {Array.from({ length: Math.max(2, rowCount(intervals.length, field.max, 1)) }, (_, i) => {
+            {Array.from({ length: rows }, (_, i) => {
               const interval = (intervals[i] ?? {}) as Record<string, unknown>;
               return (['opens', 'closes'] as const).map((end) => {
                 const endPath = `${path}/${day}/${i}/${end}`;
@@ -155,8 +165,25 @@ export function HoursInputs(props: { field: HoursField; path: string; idPrefix: 
             <FieldMessages id={fieldId(props.idPrefix, `${path}/${day}`)} label={DAY_NAMES[day]} problem={props.problems[`${path}/${day}`]} />
           </div>
         );
-      })}
+      }).flatMap((row, index) => (index === 0 ? [row, <CopyMonday path={path} idPrefix={props.idPrefix} />] : [row]))}
       <FieldMessages id={id} label={field.label} hint={field.hint} problem={props.problems[path]} />
     </fieldset>
+  );
+}
+
+/** Under Monday: a button (with JavaScript) or a checkbox read when the form is saved (without). */
+function CopyMonday(props: { path: string; idPrefix: string }) {
+  const checkboxId = fieldId(props.idPrefix, copyMondayName(props.path));
+  return (
+    <div class="copy-monday">
+      <button type="button" class="secondary outline small-button" data-copy-monday="" data-needs-js="" hidden>
+        Copy Monday to Tuesday–Friday
+      </button>
+      <noscript>
+        <label for={checkboxId}>
+          <input type="checkbox" id={checkboxId} name={copyMondayName(props.path)} value="on" /> Give Tuesday to Friday Monday’s hours when saving
+        </label>
+      </noscript>
+    </div>
   );
 }

@@ -1,23 +1,59 @@
-import { SOCIAL_NETWORKS } from '../../../codes/types/index.js';
+import { EMAIL_KINDS, PHONE_KINDS, SOCIAL_NETWORKS } from '../../../codes/types/index.js';
+import { ADDRESS_TWICE, NAME_REQUIRED } from '../../../codes/types/contact-fields.js';
 import type { FormField, TypeForm } from './form-description.js';
 
+const KIND_LABELS = { mobile: 'Mobile', work: 'Work', home: 'Home' } as const;
+
+/** The card's fields, each filed into its own part of the vCard (src/landing/vcard.ts). */
 const CONTACT_FIELDS: readonly FormField[] = [
-  { kind: 'text', key: 'name', label: 'Full name', required: true },
+  { kind: 'text', key: 'givenName', label: 'Given name', hint: 'First name, such as Anna.' },
+  { kind: 'text', key: 'familyName', label: 'Family name', hint: 'Last name, such as Müller-O’Brien: phones sort contacts by it.' },
+  { kind: 'text', key: 'name', label: 'Name as shown', hint: 'Only if it is more than given and family name, such as Dr. Anna Müller-O’Brien.' },
   { kind: 'text', key: 'title', label: 'Job title' },
-  { kind: 'text', key: 'company', label: 'Company' },
-  { kind: 'list', key: 'phones', label: 'Phone numbers', itemLabel: 'Phone', input: 'tel', max: 5 },
-  { kind: 'list', key: 'emails', label: 'Email addresses', itemLabel: 'Email', input: 'email', max: 5 },
+  { kind: 'text', key: 'company', label: 'Organisation' },
+  {
+    kind: 'rows',
+    key: 'phones',
+    label: 'Phone numbers',
+    itemLabel: 'Phone',
+    max: 5,
+    columns: [
+      { kind: 'text', key: 'number', label: 'Number', input: 'tel' },
+      { kind: 'select', key: 'kind', label: 'Type', options: PHONE_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] })) },
+    ],
+  },
+  {
+    kind: 'rows',
+    key: 'emails',
+    label: 'Email addresses',
+    itemLabel: 'Email',
+    max: 5,
+    columns: [
+      { kind: 'text', key: 'address', label: 'Address', input: 'email' },
+      { kind: 'select', key: 'kind', label: 'Type', options: EMAIL_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] })) },
+    ],
+  },
   { kind: 'text', key: 'website', label: 'Website', input: 'url' },
-  { kind: 'text', key: 'address', label: 'Address', multiline: true },
+  { kind: 'text', key: 'street', label: 'Street and number', multiline: true, hint: 'The address goes into the card in parts, so a phone can show it on a map.' },
+  { kind: 'text', key: 'postcode', label: 'Postcode' },
+  { kind: 'text', key: 'city', label: 'City' },
+  { kind: 'text', key: 'region', label: 'State or region' },
+  { kind: 'text', key: 'country', label: 'Country' },
   { kind: 'text', key: 'note', label: 'Note', multiline: true },
   { kind: 'file', key: 'photoFileId', label: 'Photo', fileKind: 'image', accept: 'image/png,image/jpeg,image/webp', hint: 'PNG, JPEG or WebP.' },
 ];
+
+const CONTACT_SENTENCES = {
+  [NAME_REQUIRED]: 'Give a given name, a family name or both.',
+  [ADDRESS_TWICE]: 'Give the address in its parts (street, postcode, city…), not also as one text.',
+};
 
 export const VCARD_PLUS_FORM: TypeForm = {
   type: 'VCARD_PLUS',
   label: 'Contact page',
   description: 'A page with contact details and a button that saves them to the phone.',
   fields: CONTACT_FIELDS,
+  sentences: CONTACT_SENTENCES,
 };
 
 export const CONTACT_FORM: TypeForm = {
@@ -25,6 +61,7 @@ export const CONTACT_FORM: TypeForm = {
   label: 'Contact file (vCard)',
   description: 'Saves contact details to the phone straight away, without a page.',
   fields: CONTACT_FIELDS,
+  sentences: CONTACT_SENTENCES,
 };
 
 export const BUSINESS_FORM: TypeForm = {
@@ -78,7 +115,7 @@ export const COUPON_FORM: TypeForm = {
     { kind: 'text', key: 'description', label: 'Description', multiline: true },
     { kind: 'text', key: 'code', label: 'Coupon code' },
     { kind: 'text', key: 'expiresAt', label: 'Expires', input: 'datetime', hint: 'After this, the page says the offer has expired.' },
-    { kind: 'text', key: 'timezone', label: 'Time zone', input: 'time-zone', hint: 'The zone the expiry is in, such as Europe/Berlin. Empty means UTC.' },
+    { kind: 'text', key: 'timezone', label: 'Time zone', input: 'time-zone', hint: 'The zone the expiry is in, such as Europe/Berlin; a new coupon starts with your browser’s. Empty means UTC.' },
     { kind: 'text', key: 'terms', label: 'Terms', multiline: true },
   ],
 };
@@ -91,7 +128,7 @@ export const EVENT_FORM: TypeForm = {
     { kind: 'text', key: 'title', label: 'Event name', required: true },
     { kind: 'text', key: 'start', label: 'Starts', input: 'datetime', required: true },
     { kind: 'text', key: 'end', label: 'Ends', input: 'datetime' },
-    { kind: 'text', key: 'timezone', label: 'Time zone', input: 'time-zone', hint: 'The zone the times are in, such as Europe/Berlin. Empty means UTC.' },
+    { kind: 'text', key: 'timezone', label: 'Time zone', input: 'time-zone', hint: 'The zone the times are in, such as Europe/Berlin; a new event starts with your browser’s. Empty means UTC.' },
     { kind: 'text', key: 'location', label: 'Location', multiline: true },
     { kind: 'text', key: 'description', label: 'Description', multiline: true },
     { kind: 'text', key: 'url', label: 'Event website', input: 'url' },

@@ -1,5 +1,6 @@
 import { WEEKDAYS } from '../../../codes/types/index.js';
 import { pathOf, removeName, type FormField, type TypeForm } from './form-description.js';
+import { copyMondayName } from './list-inputs.js';
 
 /** The text fields of a submitted form, by name. */
 export type FormFields = Readonly<Record<string, string>>;
@@ -49,6 +50,11 @@ function readField(field: FormField, path: string, fields: FormFields, uploaded:
       });
       return record(days);
     }
+      // The no-JavaScript "Copy Monday to Tuesday–Friday" (list-inputs.tsx): Monday's intervals, closed included.
+      if (fields[copyMondayName(path)] !== undefined) {
+        const monday = days[0]![1];
+        for (let i = 1; i <= 4; i++) days[i] = [WEEKDAYS[i]!, monday] as const;
+      }
     case 'file': {
       const fresh = uploaded.get(path)?.[0];
       if (fresh !== undefined) return fresh;

@@ -21,6 +21,8 @@ export function TextInput(props: {
   required?: boolean | undefined;
   hint?: string | undefined;
   problem?: FieldProblems[string] | undefined;
+  /** A time-zone field filled with the server's guess of the viewer's zone; app.js replaces it with the browser's while untouched. */
+  zoneGuess?: string | undefined;
 }) {
   const { id, value } = props;
   const common = {
@@ -34,7 +36,7 @@ export function TextInput(props: {
   if (props.multiline) control = <textarea {...common} rows={4}>{value}</textarea>;
   else if (props.input === 'datetime' && (value === '' || LOCAL_DATE_TIME.test(value))) control = <input {...common} type="datetime-local" value={value} />;
   else if (props.input === 'datetime') control = <input {...common} type="text" value={value} />;
-  else if (props.input === 'time-zone') control = <input {...common} type="text" list="time-zones" autocomplete="off" value={value} />;
+  else if (props.input === 'time-zone') control = <input {...common} type="text" list="time-zones" autocomplete="off" value={value} data-zone-guess={props.zoneGuess} />;
   else control = <input {...common} type={INPUT_TYPES[props.input ?? 'text'] as 'text'} autocomplete="off" value={value} />;
   return (
     <div class="form-field">

@@ -4,28 +4,49 @@ import { fieldId, type FieldProblems } from './field-problems.js';
 import { FileInput, FilesInput, type FileNames } from './file-inputs.js';
 import { HoursInputs, ListInputs, RowsInputs } from './list-inputs.js';
 import { TextInput, TimeZoneList } from './text-input.js';
+import { contactFormContent } from './contact-form-content.js';
 
 /**
  * A type's content fields, from its form description, filled from `content` (the stored content, or what was
- * sent when the form was refused), each with its problem next to it.
+ * sent when the form was refused), each with its problem next to it. `zoneGuess` (a new code's form only): the
+ * viewer's time zone, filled into empty time-zone fields, which app.js corrects to the browser's own zone.
  */
-export function TypeFields(props: { form: TypeForm; content: Record<string, unknown>; problems: FieldProblems; fileNames: FileNames; idPrefix: string }) {
+export function TypeFields(props: {
+  form: TypeForm;
+  content: Record<string, unknown>;
+  problems: FieldProblems;
+  fileNames: FileNames;
+  idPrefix: string;
+  zoneGuess?: string | undefined;
+}) {
   const { form } = props;
+  // Contact codes made before names and addresses had parts are shown split, with a note to check the split.
+  const shown = form.type === 'CONTACT' || form.type === 'VCARD_PLUS' ? contactFormContent(props.content) : { content: props.content, notes: {} };
   return (
     <>
       {form.fields.map((field) => (
-        <Field field={field} formType={form.type} {...props} />
+        <Field field={field} formType={form.type} {...props} content={shown.content} note={(shown.notes as Record<string, string>)[field.key]} />
       ))}
       {form.fields.some((field) => field.kind === 'text' && field.input === 'time-zone') && <TimeZoneList />}
     </>
   );
 }
 
-function Field(props: { field: FormField; formType: string; content: Record<string, unknown>; problems: FieldProblems; fileNames: FileNames; idPrefix: string }) {
+function Field(props: {
+  field: FormField;
+  formType: string;
+  content: Record<string, unknown>;
+  problems: FieldProblems;
+  fileNames: FileNames;
+  idPrefix: string;
+  zoneGuess?: string | undefined;
+  note?: string | undefined;
+}) {
   const { field, problems, idPrefix } = props;
   const path = pathOf(field.key);
-  const value = props.content[field.key];
   const id = fieldId(idPrefix, path);
+  const zoneGuess = field.kind === 'text' && field.input === 'time-zone' && props.content[field.key] === undefined ? props.zoneGuess : undefined;
+  const value = zoneGuess ?? props.content[field.key];
   switch (field.kind) {
     case 'text':
       return (
@@ -38,8 +59,9 @@ function Field(props: { field: FormField; formType: string; content: Record<stri
           input={field.input}
           multiline={field.multiline}
           required={field.required}
-          hint={field.hint}
+          hint={props.note ?? field.hint}
           problem={problems[path]}
+          zoneGuess={zoneGuess}
         />
       );
     case 'select':
