@@ -3,12 +3,18 @@ import path from 'node:path';
 import { isPlanName, PLAN_NAMES, type PlanName } from './accounts/plans.js';
 import { DEFAULT_DATABASE_TIMEOUTS, QUERY_TIMEOUT_MARGIN_MS, type DatabaseTimeouts } from './db/database.js';
 import { ConfigError } from './errors.js';
+import type { LogFormat } from './logger.js';
 
 /** Everything the service reads from its environment, typed and validated in one place. */
 export interface Config {
   port: number;
   /** Public origin that serves short links, without a trailing slash (e.g. `https://qr.example.com`). */
   siteUrl: string;
+  /**
+   * Where siteUrl came from: SITE_URL; the running server's (what it recorded in the database, which the admin CLI
+   * reads when its own environment has no SITE_URL, so the links it prints open); or PORT's localhost default.
+   */
+  siteUrlSource: 'SITE_URL' | 'server' | 'default';
   /** Where the embedded PostgreSQL keeps its files when `databaseUrl` is not set. */
   dataDir: string;
   /** An external PostgreSQL; when unset the service runs an embedded one in `dataDir`. */
@@ -22,6 +28,8 @@ export interface Config {
   /** Run the webhook delivery worker inside the server (off when workers run alone: `npm run worker`). */
   webhookWorker: boolean;
   logLevel: string;
+  /** LOG_FORMAT: `json`, `pretty`, or `auto` (the default): readable lines on a terminal, JSON otherwise. */
+  logFormat: LogFormat;
   /** Validate every response against the contract. On in tests; costs CPU in production. */
   validateResponses: boolean;
   /** How long SIGTERM waits for in-flight requests before closing connections. */
@@ -106,18 +114,27 @@ export { ConfigError } from './errors.js';
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env): Config {
+/**
+ * `serverSiteUrl`: the SITE_URL a running server recorded (src/db/site-url.ts), for the admin CLI: used when `env`
+ * sets none, so the links it prints are the server's rather than localhost.
+ */
+export function loadConfig(env: Env = process.env, recorded: { serverSiteUrl?: string | undefined } = {}): Config {
   const port = integer(env, 'PORT', 3000, { min: 0, max: 65535 });
-  const siteUrl = origin(nonEmpty(env.SITE_URL) ?? `http://localhost:${port}`, 'SITE_URL');
+  const siteUrlSource = nonEmpty(env.SITE_URL) ? 'SITE_URL' : recorded.serverSiteUrl ? 'server' : 'default';
+  const siteUrl = siteUrlSource === 'SITE_URL' ? origin(nonEmpty(env.SITE_URL)!, 'SITE_URL')
+    : siteUrlSource === 'server' ? origin(recorded.serverSiteUrl!, "the running server's SITE_URL (recorded in the database)")
+    : `http://localhost:${port}`;
   return {
     port,
     siteUrl,
+    siteUrlSource,
     dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? './data'),
     databaseUrl: nonEmpty(env.DATABASE_URL),
     allowPrivateWebhookUrls: boolean(env, 'ALLOW_PRIVATE_WEBHOOK_URLS', false),
     webhookSecretKey: key32(env, 'WEBHOOK_SECRET_KEY'),
     webhookWorker: boolean(env, 'WEBHOOK_WORKER', true),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
+    logFormat: logFormat(nonEmpty(env.LOG_FORMAT)),
     validateResponses: boolean(env, 'VALIDATE_RESPONSES', false),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0, max: 600_000 }),
     databaseTimeouts: databaseTimeouts(env),
@@ -228,6 +245,12 @@ function databaseTimeouts(env: Env): DatabaseTimeouts {
     // Past the statement timeout, so a live server always answers first (with its own cancellation); 0 is "none".
     queryMs: statementMs === 0 ? 0 : statementMs + QUERY_TIMEOUT_MARGIN_MS,
   };
+}
+
+function logFormat(value: string | undefined): LogFormat {
+  const format = value?.toLowerCase() ?? 'auto';
+  if (format !== 'json' && format !== 'pretty' && format !== 'auto') throw new ConfigError(`LOG_FORMAT must be json, pretty or auto, got "${value}"`);
+  return format;
 }
 
 /** `true`/`false`, a hop count, or Express's names and CIDR lists (`loopback`, `10.0.0.0/8, 172.16.0.0/12`). */

@@ -1,10 +1,23 @@
+import { createRequire } from 'node:module';
 import pino, { type Logger } from 'pino';
+
+/** LOG_FORMAT: `json` (one object a line, for collectors), `pretty` (for people), `auto` (pretty on a terminal). */
+export type LogFormat = 'json' | 'pretty' | 'auto';
+
+/** What `auto` means: readable lines for a person at a terminal, JSON for anything that stores or parses the output. */
+export function chooseLogFormat(setting: LogFormat, isTerminal: boolean): 'json' | 'pretty' {
+  if (setting !== 'auto') return setting;
+  return isTerminal ? 'pretty' : 'json';
+}
 
 /**
  * The root logger. Parts take a child (`logger.child({ part: 'api' })`); secrets are redacted wherever they
- * would appear: request headers, and any field named like a key or a secret.
+ * would appear: request headers, and any field named like a key or a secret. Writes to `destination` (stdout when
+ * none) as JSON, or as pino-pretty's coloured lines when `format` chooses it.
  */
-export function createLogger(options: { level: string; destination?: pino.DestinationStream }): Logger {
+export function createLogger(options: { level: string; format?: LogFormat; destination?: pino.DestinationStream & { isTTY?: boolean } }): Logger {
+  const isTerminal = (options.destination ?? process.stdout).isTTY === true;
+  const format = chooseLogFormat(options.format ?? 'auto', isTerminal);
   return pino(
     {
       level: options.level,
@@ -23,6 +36,22 @@ export function createLogger(options: { level: string; destination?: pino.Destin
         censor: '[redacted]',
       },
     },
-    options.destination,
+    format === 'pretty' ? prettyStream(options.destination, isTerminal) : options.destination,
   );
+}
+
+/**
+ * pino-pretty as a stream in this thread (not a transport's worker thread: a terminal's lines are few, and a line
+ * logged just before exit is never lost). Loaded only when used: the admin CLI's start stays short when piped.
+ * Redaction happens before it, in pino.
+ */
+function prettyStream(destination: pino.DestinationStream | undefined, colours: boolean): pino.DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
+  return pretty({
+    destination: destination ?? 1,
+    colorize: colours,
+    sync: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+  });
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { type DatabaseConnection, openDatabase } from './db/connect.js';
 import type { Database } from './db/schema/index.js';
+import { recordSiteUrl } from './db/site-url.js';
 import { createLogger } from './logger.js';
 import type { Metrics } from './metrics/index.js';
 import type { QrImages } from './qr/index.js';
@@ -70,7 +71,7 @@ export interface Service {
 export async function createService(config: Config, options: ServiceOptions): Promise<Service> {
   const { role, ...overrides } = options;
   const box = options.box ?? (role === 'admin' ? undefined : await loadSecretBox(config));
-  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const opened = await openService(config, role, logger, overrides);
   const { db, connectionString } = opened;
   const stops: Array<(graceMs: number) => Promise<void>> = [];
@@ -153,6 +154,8 @@ export async function createService(config: Config, options: ServiceOptions): Pr
     }
 
     if (runsHttp) {
+      // For the admin CLI, whose shell rarely has the server's environment: the links it prints use this SITE_URL.
+      await recordSiteUrl(db, config.siteUrl);
       // Analytics: new scans are folded into the hourly rollup every few seconds (one instance at a time).
       if (!without.has('rollup')) {
         const rollup = createScanRollupJob({ db, logger });

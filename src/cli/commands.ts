@@ -33,7 +33,7 @@ With the embedded database, a DATA_DIR without one is an error; add --init to cr
 
 /** Runs one admin command and returns what to print as JSON. Throws UsageError for bad input. */
 export async function runCommand(
-  context: CommandContext & { config: Pick<Config, 'retention' | 'siteUrl' | 'dashboard'> },
+  context: CommandContext & { config: Pick<Config, 'retention' | 'siteUrl' | 'siteUrlSource' | 'dashboard'> },
   argv: string[],
 ): Promise<unknown> {
   const { db } = context;

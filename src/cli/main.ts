@@ -1,6 +1,7 @@
 import { loadConfig } from '../config.js';
 import { NoEmbeddedClusterError } from '../db/embedded-postgres.js';
 import { createLogger } from '../logger.js';
+import { recordedSiteUrl } from '../db/site-url.js';
 import { createService } from '../service.js';
 import { loadSecretBox } from '../webhooks/secret-box.js';
 import { INIT_FLAG, takeInitFlag } from './args.js';
@@ -19,12 +20,12 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return argv.length === 0 ? 2 : 0;
   }
-  const config = loadConfig();
-  const logger = createLogger({ level: 'warn', destination: process.stderr });
+  const settings = loadConfig();
+  const logger = createLogger({ level: 'warn', format: settings.logFormat, destination: process.stderr });
   if (argv[0] === 'backup' || argv[0] === 'restore') {
     // They handle the cluster themselves: a restore must not open (or create) a database in DATA_DIR first.
     try {
-      process.stdout.write(`${JSON.stringify(await runBackupCommand(config, argv, logger), null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(await runBackupCommand(settings, argv, logger), null, 2)}\n`);
       return 0;
     } catch (error) {
       if (!isUserError(error)) throw error;
@@ -34,7 +35,7 @@ async function main(args: string[]): Promise<number> {
   }
   let service;
   try {
-    service = await createService(config, { role: 'admin', logger, createEmbedded: init });
+    service = await createService(settings, { role: 'admin', logger, createEmbedded: init });
   } catch (error) {
     if (!(error instanceof NoEmbeddedClusterError)) throw error;
     process.stderr.write(`qroute admin: ${error.message}; to create a new, empty database there, run again with ${INIT_FLAG}\n`);
@@ -42,6 +43,8 @@ async function main(args: string[]): Promise<number> {
   }
   process.stderr.write(`qroute admin: using ${service.database.description}\n`);
   try {
+    // SITE_URL here wins; else the running server's, so a printed link opens (not localhost, which it rarely is).
+    const config = settings.siteUrlSource === 'SITE_URL' ? settings : loadConfig(undefined, { serverSiteUrl: await recordedSiteUrl(service.db) });
     const result = await runCommand({ db: service.db, config, secretBox: () => loadSecretBox(config) }, argv);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;

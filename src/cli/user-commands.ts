@@ -8,7 +8,7 @@ import { required, UsageError } from './args.js';
 
 export interface UserCommandContext {
   db: Database;
-  config: Pick<Config, 'siteUrl' | 'dashboard'>;
+  config: Pick<Config, 'siteUrl' | 'siteUrlSource' | 'dashboard'>;
   /** Where a failed email is reported; the JSON on stdout still carries the link. */
   warn?: (message: string) => void;
 }
@@ -54,6 +54,11 @@ async function invite(context: UserCommandContext, flags: Map<string, string>): 
     url: invitation.url,
     expiresAt: invitation.expiresAt,
   };
+  const warn = context.warn ?? ((message) => process.stderr.write(`${message}\n`));
+  if (context.config.siteUrlSource === 'default') {
+    warn(`warning: the link starts with ${context.config.siteUrl}, a guess: SITE_URL is not set here and no server has run on this ` +
+      'database yet to record its own. Set SITE_URL to the address people open qroute at if that is not it');
+  }
   const mailer = createMailer(context.config);
   if (!mailer) return printed;
   try {
@@ -61,7 +66,7 @@ async function invite(context: UserCommandContext, flags: Map<string, string>): 
     return { ...printed, emailed: true };
   } catch (error) {
     if (!(error instanceof MailError)) throw error;
-    (context.warn ?? ((message) => process.stderr.write(`${message}\n`)))(`warning: ${error.message}; hand the link over yourself`);
+    warn(`warning: ${error.message}; hand the link over yourself`);
     return { ...printed, emailed: false };
   } finally {
     mailer.close();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
+import { recordSiteUrl } from '../../src/db/site-url.js';
 import { freePort } from '../../src/net.js';
 import { acceptInvitation, findPendingInvitation } from '../../src/people/invitations.js';
 import { authenticateUser } from '../../src/people/users.js';
@@ -24,6 +25,8 @@ describe('admin CLI: users', { timeout: 120_000 }, () => {
     delete env.SMTP_URL;
     delete env.MAIL_FROM;
     accountId = (await createAccount(database.db, { name: 'Acme', plan: 'business' })).id;
+    // A server ran on this database with another SITE_URL: the CLI's own SITE_URL (above) still wins.
+    await recordSiteUrl(database.db, 'https://elsewhere.example.com');
   });
   afterAll(async () => {
     await catcher?.close();

@@ -404,6 +404,7 @@ describe('admin CLI and server with the embedded database in DATA_DIR', TIMEOUT,
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-cli-test-'));
     env = { ...process.env, DATA_DIR: dataDir };
     delete env.DATABASE_URL;
+    delete env.SITE_URL; // the operator's shell: the server's SITE_URL is not in it
   });
 
   afterAll(async () => {
@@ -454,11 +455,19 @@ describe('admin CLI and server with the embedded database in DATA_DIR', TIMEOUT,
     expect(await acceptsConnections(info.port)).toBe(false);
   });
 
-  it('keeps the server running when the CLI uses the database the server started', async () => {
+  it('keeps the server running when the CLI uses the database the server started, and prints links at its SITE_URL', async () => {
     expect(accountId).toBeDefined();
     port = await freePort();
-    server = await startServer({ ...env, PORT: String(port), LOG_LEVEL: 'info' });
+    const siteUrl = `http://127.0.0.1:${port}`;
+    server = await startServer({ ...env, PORT: String(port), SITE_URL: siteUrl, LOG_LEVEL: 'info' });
     expect(existsSync(postmasterPid())).toBe(true);
+
+    // Without SITE_URL of its own, the CLI's invitation link is the server's (recorded at its start), and opens there.
+    const invited = await runCliJson(['users', 'invite', '--account', accountId, '--email', 'ada@example.com'], env);
+    expect(invited.url).toMatch(new RegExp(`^${siteUrl}/invitations/[\\w-]{43}$`));
+    const invitation = await fetch(invited.url);
+    expect(invitation.status).toBe(200);
+    expect(await invitation.text()).toContain('ada@example.com');
 
     const created = await runCli(['keys', 'create', '--account', accountId], env);
     expect(created, created.stderr).toMatchObject({ code: 0 });

@@ -18,6 +18,7 @@ import * as packedScans from './20261125T1839-packed-scans.js';
 import * as webhookClaimTokens from './20261126T1401-webhook-claim-tokens.js';
 import * as signupRequests from './20261126T1430-signup-requests.js';
 import * as fileReferencedAt from './20261126T1510-file-referenced-at.js';
+import * as serverSettings from './20261126T1940-server-settings.js';
 
 /** Every migration, listed explicitly in order, so a build never depends on reading a directory at run time. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '20261126T1401-webhook-claim-tokens': webhookClaimTokens,
   '20261126T1430-signup-requests': signupRequests,
   '20261126T1510-file-referenced-at': fileReferencedAt,
+  '20261126T1940-server-settings': serverSettings,
 };
 
 export const migrationProvider: MigrationProvider = {

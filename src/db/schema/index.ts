@@ -16,6 +16,7 @@ import type {
 } from './people.js';
 import type { QrCodeScanIncrementsTable, QrCodesTable } from './qr-codes.js';
 import type { ScanBatchesTable } from './scan-batches.js';
+import type { ServerSettingsTable } from './server-settings.js';
 import type { AccountScanHourlyTable, ScanHourlyTable, ScanRollupStateTable } from './scan-rollup.js';
 import type { ScanGroupsTable, ScansView } from './scans.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks.js';
@@ -50,6 +51,7 @@ export interface DatabaseSchema {
   design_templates: DesignTemplatesTable;
   imports: ImportsTable;
   import_rows: ImportRowsTable;
+  server_settings: ServerSettingsTable;
 }
 
 /** The database handle services take: the pool, or a transaction the caller opened. */
