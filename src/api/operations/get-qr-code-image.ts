@@ -76,7 +76,8 @@ const PRINT_PARAMETERS = ['size_mm', 'bleed_mm', 'crop_marks', 'cmyk'] as const;
  * a bleed.
  */
 function printPageOf(query: QueryParams<'getQrCodeImage'>): PrintPage | null {
-  const given = PRINT_PARAMETERS.filter((name) => query[name] !== undefined);
+  // The contract fills in false for the switches left out, so a switch counts as asked for only when true.
+  const given = PRINT_PARAMETERS.filter((name) => query[name] !== undefined && String(query[name]) !== 'false');
   if (given.length === 0) return null;
   if (query.format !== 'pdf') {
     throw errors.invalidQuery(given.map((name) => ({ path: `/query/${name}`, message: 'is only used with format=pdf' })));
