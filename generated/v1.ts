@@ -96,7 +96,10 @@ export interface paths {
          *     authenticated like the rest. The image encodes `shortUrl` in the smallest QR version possible: when
          *     `SITE_URL` has no path, the URL is upper-cased (`HTTPS://QR.EXAMPLE.COM/R/7K3M9QXD`) so it fits QR
          *     alphanumeric mode, which makes smaller, sturdier codes; scheme, host, `/R/` and the slug are all
-         *     case-insensitive, so it leads to the same place. The same code and parameters always give the same bytes,
+         *     case-insensitive, so it leads to the same place. The exception is a `WIFI` code set in the dashboard to
+         *     "join directly": its image encodes the network itself (`WIFI:T:WPA;S:<name>;P:<password>;;`), so a phone's
+         *     camera offers to join it; scans of that image never reach the service and are not counted. The same code
+         *     and parameters always give the same bytes,
          *     so the response carries an `ETag` and answers `304` to a matching `If-None-Match` without rendering.
          *
          *     **Design**: the image is drawn in the code's saved design, so a code designed in the dashboard (its own

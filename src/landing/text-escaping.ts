@@ -1,6 +1,6 @@
 /**
  * Escaping for the files the landing pages hand out. vCard (RFC 6350 §3.4) and iCalendar (RFC 5545 §3.3.11)
- * escape text the same way; a WIFI string (the ZXing "WIFI:" format phones read) escapes its own specials.
+ * escape text the same way. (A WIFI string escapes its own specials: src/codes/types/wifi-string.ts.)
  */
 
 /** Backslash, comma, semicolon and line ends: a hostile value cannot start a new property or component. */
@@ -34,9 +34,4 @@ function foldLine(line: string): string {
   }
   parts.push(current);
   return parts.join('\r\n ');
-}
-
-/** `\`, `;`, `,`, `:` and `"` are backslash-escaped inside a WIFI string's fields. */
-export function escapeWifiField(value: string): string {
-  return value.replace(/[\\;,:"]/g, (c) => `\\${c}`);
 }

@@ -1,9 +1,2 @@
-import type { WifiContent } from '../codes/types/index.js';
-import { escapeWifiField } from './text-escaping.js';
-
-/** The `WIFI:T:WPA;S:<ssid>;P:<password>;H:true;;` string phone cameras join networks from. */
-export function wifiString(wifi: WifiContent): string {
-  const type = wifi.security === 'none' ? 'nopass' : wifi.security;
-  const password = wifi.password === undefined ? '' : `P:${escapeWifiField(wifi.password)};`;
-  return `WIFI:T:${type};S:${escapeWifiField(wifi.ssid)};${password}${wifi.hidden ? 'H:true;' : ''};`;
-}
+// The string lives with the Wi-Fi type, since a direct Wi-Fi code's image encodes it too; the page shows it.
+export { wifiString } from '../codes/types/wifi-string.js';

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import type { CodeTypeName } from '../../src/codes/types/index.js';
 import { checkPage, watchedContext, type WatchedContext } from '../support/browser.js';
+import { decodeWithJsQr } from '../support/design-decode.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import { mp3, mp4, pdf, png } from '../support/sample-files.js';
@@ -339,6 +340,34 @@ describe('every other type, the whole way in one browser', () => {
     },
     30_000,
   );
+
+  it('WIFI "join directly": the downloaded image holds the network itself, and the code page says it is static and its scans uncounted', async () => {
+    await ensureSignedIn();
+    await page.goto(`${app.origin}/codes/new?type=WIFI`);
+    await page.getByLabel('Name', { exact: true }).fill('Guest Wi-Fi, direct');
+    await setField('Network name (SSID)', 'Café; "5G"');
+    await setField('Security', { select: 'WPA' });
+    await setField('Password', 'pass:word,1');
+    await page.getByLabel(/Join directly/).check();
+    await page.getByRole('button', { name: 'Create code' }).click();
+    await expect.poll(() => landedOn()).toMatch(/^\/codes\/qr_[0-9A-Z]+$/);
+    const codeId = new URL(page.url()).pathname.split('/').pop()!;
+    expect(await page.locator('.static-wifi').textContent()).toContain('The image is static');
+    expect(await page.locator('.code-facts').textContent()).toContain('Scans of the printed Wi-Fi code are not counted');
+
+    const wifi = 'WIFI:T:WPA;S:Café\\; \\"5G\\";P:pass\\:word\\,1;;';
+    const png = await page.request.get(`${app.origin}/codes/${codeId}/download?format=png&size=512`);
+    expect(png.status()).toBe(200);
+    expect(decodeWithJsQr(await png.body())).toBe(wifi);
+
+    // Back to the page: the image holds the short URL again.
+    await page.getByLabel(/A page with the network name/).check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.locator('.flash').first().textContent()).toBe('Changes saved.');
+    expect(await page.locator('.static-wifi').count()).toBe(0);
+    const again = await page.request.get(`${app.origin}/codes/${codeId}/download?format=png&size=512`);
+    expect(decodeWithJsQr(await again.body())).toMatch(/^HTTP:\/\/.+\/R\/[0-9A-Z]+$/i);
+  });
 
   afterAll(async () => {
     await watched?.context.close();

@@ -7,6 +7,12 @@ export interface WifiContent {
   password?: string;
   security: 'WPA' | 'WEP' | 'none';
   hidden?: boolean;
+  /**
+   * The image encodes the network itself (a `WIFI:` string) instead of the short URL, so a phone's camera offers
+   * "Join network". It is then fixed once printed (an edit changes only the short URL's page) and its scans
+   * never reach this service, so they are not counted.
+   */
+  direct?: boolean;
 }
 
 /** Bounded in UTF-8 bytes, as the 802.11 limits are (SSID 32 bytes; WPA passphrase 8–63). */
@@ -22,7 +28,7 @@ function bytes(min: number, max: number): Field<string> {
 }
 
 const shape = refine(
-  object({ ssid: bytes(1, 32), password: bytes(1, 63), security: oneOf(['WPA', 'WEP', 'none'] as const), hidden: boolean }, ['ssid', 'security']),
+  object({ ssid: bytes(1, 32), password: bytes(1, 63), security: oneOf(['WPA', 'WEP', 'none'] as const), hidden: boolean, direct: boolean }, ['ssid', 'security']),
   (w) => {
     if (w.security === 'none') return w.password === undefined ? undefined : { path: '/password', message: 'must be empty for an open network' };
     if (w.password === undefined) return { path: '/password', message: 'is required for a secured network' };

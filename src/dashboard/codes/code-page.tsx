@@ -32,6 +32,8 @@ export interface CodePageProps {
   typedEdit?: TypedFormState | undefined;
   /** The edit was refused (the form shows what was sent). */
   refused?: boolean;
+  /** A Wi-Fi code whose image holds the network itself (src/codes/image-text.ts): static, its scans uncounted. */
+  directWifi?: boolean;
 }
 
 export function CodePage(props: CodePageProps) {
@@ -46,7 +48,7 @@ export function CodePage(props: CodePageProps) {
       {props.refused && <Flash kind="error">Nothing was saved: see the messages below.</Flash>}
       <div class="grid code-overview">
         <CodeDownloads code={code} />
-        <CodeFacts code={code} context={context} zone={props.zone} />
+        <CodeFacts code={code} context={context} zone={props.zone} directWifi={props.directWifi ?? false} />
       </div>
       {/* The analytics panel belongs to the analytics routes: a link without JavaScript, loaded in place with it. */}
       <section id="code-analytics" hx-get={`/codes/${code.id}/analytics?fragment=1`} hx-trigger="load" hx-swap="outerHTML"><h2>Analytics</h2><p><a href={`/codes/${code.id}/analytics`}>Scans over time, devices and recent scans</a></p></section>
@@ -74,7 +76,14 @@ export function CodePage(props: CodePageProps) {
   );
 }
 
-function CodeFacts(props: { code: ShownCode; context: PageContext; zone: string }) {
+/** A direct Wi-Fi code's image holds the network, not the short URL: said where the page says what a scan does. */
+const DIRECT_WIFI_SCAN =
+  'Joins the Wi-Fi network straight from the camera: the QR image holds the network name and password, not the short URL. ' +
+  'The image is static: editing this code changes the page at the short URL, not printed copies; print it again after a change.';
+
+const DIRECT_WIFI_COUNT = 'Scans of the printed Wi-Fi code are not counted (a phone joins the network without contacting this service); only visits to the short URL are.';
+
+function CodeFacts(props: { code: ShownCode; context: PageContext; zone: string; directWifi: boolean }) {
   const { code, context } = props;
   const action = code.active ? 'pause' : 'resume';
   return (
@@ -93,7 +102,15 @@ function CodeFacts(props: { code: ShownCode; context: PageContext; zone: string 
         <dt>Type</dt>
         <dd class="code-type">{typeLabel(code.type)}</dd>
         <dt>What a scan does</dt>
-        <dd>{isCodeTypeName(code.type) ? shortUrlDoes(code.type, kindOf(code.type)) : 'Redirects to the destination below.'}</dd>
+        <dd>
+          {props.directWifi ? (
+            <span class="static-wifi">{DIRECT_WIFI_SCAN}</span>
+          ) : isCodeTypeName(code.type) ? (
+            shortUrlDoes(code.type, kindOf(code.type))
+          ) : (
+            'Redirects to the destination below.'
+          )}
+        </dd>
         <dt>{kindOf(code.type) === 'page' ? 'Page' : 'Destination'}</dt>
         <dd class="destination">
           <a href={code.destinationUrl} rel="noopener noreferrer">
@@ -102,6 +119,7 @@ function CodeFacts(props: { code: ShownCode; context: PageContext; zone: string 
         </dd>
         <dt>Scans by people</dt>
         <dd class="total-scans">{numberFormat.format(code.scanCount)}</dd>
+        {props.directWifi && <dd class="muted">{DIRECT_WIFI_COUNT}</dd>}
         <dt>State</dt>
         <dd>
           <form method="post" action={`/codes/${code.id}/${action}`} class="inline-form">

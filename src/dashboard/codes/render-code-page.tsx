@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { getQrCode, listDestinationChanges } from '../../codes/index.js';
+import { isDirectWifi } from '../../codes/image-text.js';
 import { currentContent } from '../../codes/update-typed-code.js';
 import { isCodeTypeName } from '../../codes/types/index.js';
 import { pageContext, sessionOf, type DashboardDependencies } from '../shared/context.js';
@@ -37,6 +38,8 @@ export async function renderCodePage(
     const content = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
     typed = { name: code.name, content, problems: {}, fileNames: await fileNamesOf(deps.db, accountId, TYPE_FORMS[code.type], content) };
   }
+  // What the printed image holds is what is stored, not what a refused form sent.
+  const directWifi = code.type === 'WIFI' && isDirectWifi(await currentContent(deps.db, { accountId, id: codeId }));
   const refused = options.edit !== undefined || options.typedEdit !== undefined;
   const done = typeof req.query.done === 'string' && Object.hasOwn(DONE_MESSAGES, req.query.done) ? (req.query.done as keyof typeof DONE_MESSAGES) : undefined;
   const page = (
@@ -50,6 +53,7 @@ export async function renderCodePage(
       edit={options.edit}
       typedEdit={typed}
       refused={refused}
+      directWifi={directWifi}
     />
   );
   sendPage(res, page, options.status);

@@ -15,7 +15,7 @@ export function previewCodeDesign(deps: DashboardDependencies): RequestHandler<{
   return async (req, res) => {
     const { accountId } = sessionOf(res).user;
     const [code, look] = await Promise.all([getQrCode(deps.db, { accountId, id: req.params.id }), designOfCode(deps.db, accountId, req.params.id)]);
-    const preview = await renderPreview(deps, designInput(readDesignForm(req.body), look.design?.logo?.png ?? null), codeText(deps, code));
+    const preview = await renderPreview(deps, designInput(readDesignForm(req.body), look.design?.logo?.png ?? null), await codeText(deps, code, accountId));
     sendFragment(res, DesignPreview(preview));
   };
 }

@@ -23,7 +23,7 @@ export async function renderCodeDesignPage(
     listDesignTemplates(deps.db, accountId),
   ]);
   const values = refused?.values ?? designFormValues(look.design ?? DEFAULT_DESIGN);
-  const preview = await renderPreview(deps, designInput(values, look.design?.logo?.png ?? null), codeText(deps, code));
+  const preview = await renderPreview(deps, designInput(values, look.design?.logo?.png ?? null), await codeText(deps, code, accountId));
   const done = typeof req.query.done === 'string' && Object.hasOwn(CODE_DESIGN_DONE, req.query.done) ? (req.query.done as keyof typeof CODE_DESIGN_DONE) : undefined;
   sendPage(
     res,

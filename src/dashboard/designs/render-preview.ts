@@ -1,4 +1,4 @@
-import { presentQrCode } from '../../api/presenters.js';
+import { imageTextOfCode } from '../../codes/image-text.js';
 import type { QrCode } from '../../codes/index.js';
 import { checkedDesign } from '../../designs/index.js';
 import type { Design } from '../../qr/design/design.js';
@@ -22,9 +22,9 @@ export interface Preview {
   problems: string[];
 }
 
-/** What a code's image encodes: the same text the API and the downloads draw. */
-export function codeText(deps: DashboardDependencies, code: QrCode): string {
-  return qrContentFor(presentQrCode(code, deps.config.siteUrl).shortUrl, deps.config.siteUrl);
+/** What a code's image encodes: the same text the API and the downloads draw (a direct Wi-Fi code's network). */
+export function codeText(deps: DashboardDependencies, code: QrCode, accountId: string): Promise<string> {
+  return imageTextOfCode(deps.db, accountId, code, deps.config.siteUrl);
 }
 
 export function sampleText(deps: DashboardDependencies): string {

@@ -29,7 +29,7 @@ export function saveCodeDesign(deps: DashboardDependencies): RequestHandler<{ id
     const input = designInput(values, look.design?.logo?.png ?? null);
     const asTemplate = formText(req.body, 'intent') === 'template';
     const templateName = formText(req.body, 'templateName');
-    const text = codeText(deps, code);
+    const text = await codeText(deps, code, accountId);
     const checked = checkedDesign(input, text);
     if (!checked.ok) {
       await renderCodeDesignPage(deps, req, res, { values, templateName, error: 'Nothing was saved: this design would not scan reliably (see the reasons beside the preview).' });

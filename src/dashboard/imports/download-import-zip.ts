@@ -5,7 +5,8 @@ import { createdCodePages, type CreatedCode } from '../../imports/created-codes.
 import { getImport } from '../../imports/import-rows.js';
 import type { Design } from '../../qr/design/design.js';
 import { RenderAbandonedError } from '../../qr/image-renderer.js';
-import { qrContentFor, type QrImageRequest } from '../../qr/render.js';
+import { type QrImageRequest } from '../../qr/render.js';
+import { imageTextOfCode } from '../../codes/image-text.js';
 import { sessionOf, type DashboardDependencies } from '../shared/context.js';
 import { DashboardError } from '../shared/errors.js';
 
@@ -86,7 +87,7 @@ async function writeZip(
       if (res.destroyed) return;
       let image: Buffer;
       try {
-        image = await render(deps, code, format, looks.get(code.id)?.design ?? null, hungUp.signal);
+        image = await render(deps, accountId, code, format, looks.get(code.id)?.design ?? null, hungUp.signal);
       } catch (error) {
         if (error instanceof RenderAbandonedError) return;
         throw error;
@@ -102,10 +103,9 @@ async function writeZip(
 }
 
 /** The same request the code's page download makes (codes/code-image.ts), so the ZIP holds the same images. */
-async function render(deps: DashboardDependencies, code: CreatedCode, format: 'svg' | 'png', design: Design | null, signal: AbortSignal): Promise<Buffer> {
-  const shortUrl = `${deps.config.siteUrl}/r/${code.slug}`;
+async function render(deps: DashboardDependencies, accountId: string, code: CreatedCode, format: 'svg' | 'png', design: Design | null, signal: AbortSignal): Promise<Buffer> {
   const request: QrImageRequest = {
-    text: qrContentFor(shortUrl, deps.config.siteUrl),
+    text: await imageTextOfCode(deps.db, accountId, code, deps.config.siteUrl),
     format,
     size: format === 'png' ? ZIP_PNG_SIZE : SVG_SIZE,
     margin: 4,

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { describedBy, FieldMessages } from './field-message.js';
 import type { FieldProblems } from './field-problems.js';
+import type { EitherField } from './form-description.js';
 
 export function SelectInput(props: {
   id: string;
@@ -44,5 +45,28 @@ export function CheckboxInput(props: { id: string; name: string; label: string; 
       </label>
       <FieldMessages id={props.id} label={props.label} hint={props.hint} problem={props.problem} />
     </div>
+  );
+}
+
+/** Two radio buttons for a yes/no, each with what it means under it (see EitherField). */
+export function EitherInput(props: { id: string; name: string; field: EitherField; value: boolean; problem?: FieldProblems[string] | undefined }) {
+  const { field } = props;
+  return (
+    <fieldset class="form-list either-field" aria-describedby={props.problem ? `${props.id}-error` : undefined}>
+      <legend>{field.label}</legend>
+      {field.options.map((option, i) => {
+        const optionId = `${props.id}-${i === 0 ? 'no' : 'yes'}`;
+        return (
+          <div class="form-field">
+            <label for={optionId}>
+              <input type="radio" id={optionId} name={props.name} value={i === 0 ? 'false' : 'true'} checked={props.value === (i === 1)} aria-describedby={`${optionId}-hint`} />{' '}
+              {option.label}
+            </label>
+            <small id={`${optionId}-hint`}>{option.hint}</small>
+          </div>
+        );
+      })}
+      <FieldMessages id={props.id} label={field.label} problem={props.problem} />
+    </fieldset>
   );
 }

@@ -82,7 +82,22 @@ export interface FilesField extends Described {
   max: number;
 }
 
-export type FormField = TextField | SelectField | CheckboxField | ListField | RowsField | HoursField | FileField | FilesField;
+/**
+ * A yes/no whose two answers each need their consequence said (Wi-Fi: join directly, or a page): two radio
+ * buttons, each with its own hint. The first option is stored as false, which is also what content saved before
+ * the field existed means; the second as true.
+ */
+export interface EitherField extends Described {
+  kind: 'either';
+  options: readonly [EitherOption, EitherOption];
+}
+
+export interface EitherOption {
+  label: string;
+  hint: string;
+}
+
+export type FormField = TextField | SelectField | CheckboxField | ListField | RowsField | HoursField | FileField | FilesField | EitherField;
 
 /** The pointer a field's value lives at, and its HTML name. */
 export function pathOf(key: string): string {

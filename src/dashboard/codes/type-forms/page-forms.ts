@@ -182,5 +182,20 @@ export const WIFI_FORM: TypeForm = {
     },
     { kind: 'text', key: 'password', label: 'Password', untrimmed: true, hint: 'Leave empty for an open network.' },
     { kind: 'checkbox', key: 'hidden', label: 'Hidden network', hint: 'Tick if the network does not announce its name.' },
+    {
+      kind: 'either',
+      key: 'direct',
+      label: 'What the QR code holds',
+      options: [
+        {
+          label: 'A page with the network name and password (dynamic)',
+          hint: 'You can change the network or password later without reprinting, pause the code, and scans are counted. Guests open the page and type the password.',
+        },
+        {
+          label: 'Join directly (the network is in the code; it cannot be changed after printing)',
+          hint: 'Phone cameras offer "Join network" at once. The printed code holds the name and password themselves: a change means printing it again, pausing does not stop it, and its scans are not counted.',
+        },
+      ],
+    },
   ],
 };

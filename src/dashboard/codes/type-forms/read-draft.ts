@@ -33,6 +33,8 @@ function readField(field: FormField, path: string, fields: FormFields, uploaded:
       return nonBlank(fields[path]);
     case 'checkbox':
       return fields[path] !== undefined;
+    case 'either':
+      return fields[path] === 'true';
     case 'list':
       return nonEmptyList(rowIndexes(fields, path).map((i) => nonBlank(fields[`${path}/${i}`])).filter((v) => v !== undefined));
     case 'rows':
@@ -48,13 +50,13 @@ function readField(field: FormField, path: string, fields: FormFields, uploaded:
           .filter((interval) => interval !== undefined);
         return [day, nonEmptyList(intervals)] as const;
       });
-      return record(days);
-    }
       // The no-JavaScript "Copy Monday to Tuesday–Friday" (list-inputs.tsx): Monday's intervals, closed included.
       if (fields[copyMondayName(path)] !== undefined) {
         const monday = days[0]![1];
         for (let i = 1; i <= 4; i++) days[i] = [WEEKDAYS[i]!, monday] as const;
       }
+      return record(days);
+    }
     case 'file': {
       const fresh = uploaded.get(path)?.[0];
       if (fresh !== undefined) return fresh;

@@ -1,5 +1,5 @@
 import { pathOf, type FormField, type TypeForm } from './index.js';
-import { CheckboxInput, SelectInput } from './choice-inputs.js';
+import { CheckboxInput, EitherInput, SelectInput } from './choice-inputs.js';
 import { fieldId, type FieldProblems } from './field-problems.js';
 import { FileInput, FilesInput, type FileNames } from './file-inputs.js';
 import { HoursInputs, ListInputs, RowsInputs } from './list-inputs.js';
@@ -70,6 +70,8 @@ function Field(props: {
       );
     case 'checkbox':
       return <CheckboxInput id={id} name={path} label={field.label} checked={value === true} hint={field.hint} problem={problems[path]} />;
+    case 'either':
+      return <EitherInput id={id} name={path} field={field} value={value === true} problem={problems[path]} />;
     case 'list':
       return <ListInputs field={field} path={path} idPrefix={idPrefix} value={value} problems={problems} formType={props.formType} />;
     case 'rows':
