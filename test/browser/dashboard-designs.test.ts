@@ -6,6 +6,7 @@ import { BROWSER_TEST_TIMEOUT, checkPage, watchedContext } from '../support/brow
 import { useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
+import { png } from '../support/sample-files.js';
 import type { TestApp } from '../support/test-app.js';
 
 // A mark left on the page's window: still there means the page was not reloaded (no DOM library in this project).
@@ -59,7 +60,8 @@ describe('the design editor in a browser', () => {
       await expect.poll(() => preview(page), { timeout: 10_000 }).toContain('fill="#1d3557"');
       await page.getByLabel('Module shape').selectOption('dots');
       await page.getByLabel('Frame', { exact: true }).selectOption('banner');
-      await expect.poll(() => preview(page), { timeout: 10_000 }).toContain('>Scan me</text>');
+      // The frame text is outlined: a path named by its text.
+      await expect.poll(() => preview(page), { timeout: 10_000 }).toContain('aria-label="Scan me"');
       expect(await page.evaluate(() => window.designTestMark)).toBe('still here');
 
       // Too pale on white: the preview says why, in words, and saving is refused with the same reason.
@@ -67,20 +69,34 @@ describe('the design editor in a browser', () => {
       await expect.poll(() => page.locator('#design-preview').textContent(), { timeout: 10_000 }).toMatch(
         /Foreground colour: contrast with the background is 1\.\d\d:1; scanners need at least 3:1\./,
       );
-      expect(await page.locator('#design-preview svg').count()).toBe(0);
+      // The last preview that passed stays beside the reasons.
+      expect(await page.locator('#design-preview svg').count()).toBe(1);
+      expect(await preview(page)).toContain('fill="#1d3557"');
+      expect(await page.locator('#design-preview').textContent()).toContain('The preview shows the last version of the design that passed');
       await checkPage(page, 'dashboard-designs-refused');
       await page.getByRole('button', { name: 'Save design' }).click();
       await expect.poll(() => flash(page)).toContain('Nothing was saved');
       expect(await page.locator('#design-preview').textContent()).toContain('Foreground colour: contrast with the background');
       expect((await designOfCode(database.db, owner.accountId, menu.id)).source).toBe('default');
 
-      // Saved.
+      // A logo upload keeps the unsaved fields: only the logo part and the preview change, the page is not reloaded.
       await page.getByLabel('Foreground colour (one colour)').fill('#1d3557');
+      await expect.poll(() => page.locator('#design-preview').textContent(), { timeout: 10_000 }).toContain('passes the scanning checks');
+      await page.getByLabel('Logo file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png(32, 32, [230, 90, 20, 255]) });
+      await page.getByRole('button', { name: 'Upload logo' }).click();
+      await expect.poll(() => page.locator('#design-logo-status').textContent(), { timeout: 10_000 }).toContain('Logo saved with the design');
+      await expect.poll(() => preview(page), { timeout: 10_000 }).toContain('<image');
+      expect(await page.getByLabel('Foreground colour (one colour)').inputValue()).toBe('#1d3557');
+      expect(await page.getByLabel('Module shape').inputValue()).toBe('dots');
+      expect(await page.evaluate(() => window.designTestMark)).toBe('still here');
+      expect(await page.getByLabel('Remove the logo').isChecked()).toBe(false);
+
+      // Saved.
       await page.getByRole('button', { name: 'Save design' }).click();
       await expect.poll(() => flash(page)).toContain('Design saved');
       expect(await designOfCode(database.db, owner.accountId, menu.id)).toMatchObject({
         source: 'own',
-        design: { foreground: { type: 'solid', color: '#1d3557' }, moduleShape: 'dots', frame: { style: 'banner', text: 'Scan me' } },
+        design: { foreground: { type: 'solid', color: '#1d3557' }, moduleShape: 'dots', frame: { style: 'banner', text: 'Scan me' }, logo: { size: 0.2 } },
       });
       const image = await page.request.get(`${app.origin}/codes/${menu.id}/qr.svg`);
       expect(await image.text()).toContain('fill="#1d3557"');

@@ -4,6 +4,7 @@ import type { DesignFormValues } from './design-form.js';
 import { CsrfField } from '../shared/layout.js';
 import { uploadAction } from '../shared/csrf.js';
 import { DesignPreview } from './design-preview.js';
+import { LOGO_SAVED_EVENT, LogoStatus, RemoveLogoSlot } from './logo-status.js';
 
 export interface DesignEditorProps {
   csrfToken: string;
@@ -37,20 +38,29 @@ const LEVEL_NAMES: Record<string, string> = {
 /**
  * Every field of a design, with the live preview beside them. A plain form: without JavaScript "Save" sends it
  * and the page comes back with the preview and any reasons it was refused; with htmx every change posts the form
- * to the preview endpoint after a short pause, and only the preview is swapped.
+ * to the preview endpoint after a short pause, and only the preview's parts are swapped (design-preview.tsx); a
+ * logo upload swaps only the logo part, so the form's unsaved values stay (logo-status.tsx).
  */
 export function DesignEditor(props: DesignEditorProps) {
   const v = props.values;
   return (
     <div class="design-editor">
       <div class="design-editor-fields">
-        <form method="post" action={uploadAction(`${props.action}/logo`, props.csrfToken)} enctype="multipart/form-data" class="design-logo-form">
+        <form
+          method="post"
+          action={uploadAction(`${props.action}/logo`, props.csrfToken)}
+          enctype="multipart/form-data"
+          class="design-logo-form"
+          hx-post={uploadAction(`${props.action}/logo`, props.csrfToken)}
+          hx-encoding="multipart/form-data"
+          hx-target="#design-logo-status"
+          hx-swap="innerHTML"
+        >
           <fieldset>
             <legend>Logo</legend>
-            <p class="muted">
-              {props.hasLogo ? 'This design has a logo. Upload another to replace it' : 'PNG, JPEG or SVG, at most 1 MB'}. Uploading saves the
-              design with the logo, so save other changes first.
-            </p>
+            <div id="design-logo-status" aria-live="polite">
+              <LogoStatus hasLogo={props.hasLogo} />
+            </div>
             <label for="design-logo-file">Logo file</label>
             <input id="design-logo-file" type="file" name="logo" accept="image/png,image/jpeg,image/svg+xml" required />
             <button type="submit" class="secondary">
@@ -63,9 +73,8 @@ export function DesignEditor(props: DesignEditorProps) {
           method="post"
           action={props.action}
           hx-post={`${props.action}/preview`}
-          hx-trigger="input delay:300ms, change"
-          hx-target="#design-preview"
-          hx-swap="innerHTML"
+          hx-trigger={`input delay:300ms, change, ${LOGO_SAVED_EVENT} from:body`}
+          hx-swap="none"
           hx-sync="this:replace"
         >
           <CsrfField token={props.csrfToken} />
@@ -107,7 +116,7 @@ export function DesignEditor(props: DesignEditorProps) {
             <NumberField id="design-logo-size" name="logoSize" label="Logo width (% of the code, 5–30)" value={v.logoSize} min={5} max={30} />
             <NumberField id="design-logo-margin" name="logoMargin" label="Empty modules around the logo (0–4)" value={v.logoMargin} min={0} max={4} />
             <Checkbox id="design-logo-clear" name="logoClear" label="Clear the modules behind the logo" checked={v.logoClear} />
-            {props.hasLogo && <Checkbox id="design-remove-logo" name="removeLogo" label="Remove the logo" checked={v.removeLogo} />}
+            <RemoveLogoSlot hasLogo={props.hasLogo} checked={v.removeLogo} />
           </fieldset>
           <fieldset>
             <legend>Scanning</legend>
@@ -128,7 +137,7 @@ export function DesignEditor(props: DesignEditorProps) {
       <section class="design-editor-preview" aria-labelledby="design-preview-heading">
         <h2 id="design-preview-heading">Preview</h2>
         <div id="design-preview" aria-live="polite">
-          <DesignPreview svg={props.preview.svg} problems={props.preview.problems} />
+          <DesignPreview svg={props.preview.svg} problems={props.preview.problems} page />
         </div>
       </section>
     </div>
