@@ -8,7 +8,9 @@ import type { Db } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
 import type { ImportRowStatus } from '../db/schema/imports.js';
 import { newId } from '../ids.js';
-import { ALL_COLUMNS, type CellProblem, columnOfProblem, contentFromCells } from './columns.js';
+import type { FileKind } from '../db/schema/files.js';
+import { ALL_COLUMNS, type CellProblem, columnOfProblem, contentFromCells, FILE_COLUMNS, LIST_SEPARATOR } from './columns.js';
+import { problemValue } from './problem-values.js';
 import { readCsv } from './read-csv.js';
 import type { RowInput } from './import-rows.js';
 
@@ -16,7 +18,17 @@ import type { RowInput } from './import-rows.js';
 export const MAX_EXTERNAL_ID_LENGTH = 200;
 const INSERT_CHUNK = 500;
 
-export type CheckResult = { ok: true; importId: string } | { ok: false; message: string };
+/** A refusal of the whole file: one sentence, and a stable code where the refusal has one (a ZIP's: import-zip.ts). */
+export type CheckResult = { ok: true; importId: string } | { ok: false; message: string; code?: string };
+
+/** A file a cell names, stored: its id, or why it was refused (with the file store's code). */
+export type NamedFile = { id: string } | { problem: string; code?: string };
+
+/** Where file columns' names lead when the CSV came with its files (a ZIP: zip-file-store.ts). */
+export interface FileNames {
+  resolve(kind: FileKind, reference: string): Promise<NamedFile>;
+}
+
 
 interface CheckedRow {
   line: number;
@@ -33,7 +45,7 @@ interface CheckedRow {
  */
 export async function checkImport(
   db: Db,
-  input: { accountId: string; userId: string; fileName: string; bytes: Buffer },
+  input: { accountId: string; userId: string; fileName: string; bytes: Buffer; files?: FileNames },
 ): Promise<CheckResult> {
   const csv = readCsv(input.bytes);
   if (!csv.ok) return csv;
@@ -42,7 +54,7 @@ export async function checkImport(
 
   const templates = await templateIds(db, input.accountId);
   const rows: CheckedRow[] = [];
-  for (const { line, cells } of csv.rows) rows.push(await checkRow(db, input.accountId, templates, csv.header, line, cells));
+  for (const { line, cells } of csv.rows) rows.push(await checkRow(db, input.accountId, templates, csv.header, line, cells, input.files));
   markDuplicateExternalIds(rows);
   await markExisting(db, input.accountId, rows);
 
@@ -93,7 +105,7 @@ async function relockFiles(trx: Db, accountId: string, rows: CheckedRow[]): Prom
   for (const { row, reference } of named) {
     if (liveIds.has(reference.fileId)) continue;
     // The column is the path's first step (/fileIds/2 is the fileIds cell), as the row's other file problems say.
-    row.problems.push({ field: reference.path.split('/')[1]!, message: 'is not a file of this account (it may have been deleted)' });
+    row.problems.push({ field: reference.path.split('/')[1]!, message: 'is not a file of this account (it may have been deleted)', value: reference.fileId });
     row.status = 'invalid';
   }
 }
@@ -121,12 +133,22 @@ async function templateIds(db: Db, accountId: string): Promise<Map<string, strin
   return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
 }
 
-async function checkRow(db: Db, accountId: string, templates: Map<string, string>, header: string[], line: number, row: string[]): Promise<CheckedRow> {
+async function checkRow(
+  db: Db,
+  accountId: string,
+  templates: Map<string, string>,
+  header: string[],
+  line: number,
+  row: string[],
+  files: FileNames | undefined,
+): Promise<CheckedRow> {
   const problems: CellProblem[] = [];
   const cells = new Map<string, string>();
   header.forEach((column, i) => {
     if (column !== '') cells.set(column, row[i] ?? '');
   });
+  // As given, for the values beside the problems: file names are replaced by the ids of the files stored for them.
+  const given = new Map(cells);
   if (row.length > header.length && row.slice(header.length).some((cell) => cell.trim() !== '')) {
     problems.push({ field: 'row', message: `has ${row.length} cells but the header has ${header.length} columns` });
   }
@@ -147,12 +169,13 @@ async function checkRow(db: Db, accountId: string, templates: Map<string, string
   }
   if (!isCodeTypeName(type)) {
     problems.push({ field: 'type', message: rawType === '' ? 'is required' : `must be one of ${CODE_TYPE_NAMES.join(', ')}` });
-    return { line, status: 'invalid', input, problems };
+    return { line, status: 'invalid', input, problems: problems.map((problem) => withValue(problem, given)) };
   }
   input.type = type;
+  const fileProblems = await storeNamedFiles(type, cells, files);
   const cellsResult = contentFromCells(type, cells);
-  problems.push(...cellsResult.problems);
-  if (cellsResult.problems.length === 0) {
+  problems.push(...fileProblems, ...cellsResult.problems);
+  if (cellsResult.problems.length === 0 && fileProblems.length === 0) {
     const parsed = CODE_TYPES[type].parse(cellsResult.content);
     if (!parsed.ok) {
       problems.push(...parsed.problems.map((p) => located(type, `/content${p.path}`, p.message, cellsResult.origins)));
@@ -163,7 +186,44 @@ async function checkRow(db: Db, accountId: string, templates: Map<string, string
     }
   }
   if (parsedName.ok) input.name = parsedName.name;
-  return { line, status: problems.length > 0 ? 'invalid' : 'pending', input, problems };
+  return { line, status: problems.length > 0 ? 'invalid' : 'pending', input, problems: problems.map((problem) => withValue(problem, given)) };
+}
+
+/**
+ * File columns may name files by their name in the uploaded ZIP: each is stored (once) and its id put in the
+ * cell, so the row is checked like one that gave the id. Ids (`fil_…`) are left for the file check as before. A
+ * name in a CSV uploaded alone is a problem that says how to upload the file with it.
+ */
+async function storeNamedFiles(type: CodeTypeName, cells: Map<string, string>, files: FileNames | undefined): Promise<CellProblem[]> {
+  const problems: CellProblem[] = [];
+  for (const [column, kind] of Object.entries(FILE_COLUMNS[type] ?? {})) {
+    const cell = cells.get(column) ?? '';
+    const references = cell.split(LIST_SEPARATOR).map((part) => part.trim()).filter((part) => part !== '');
+    const ids: string[] = [];
+    for (const reference of references) {
+      if (reference.startsWith('fil_')) {
+        ids.push(reference);
+      } else if (!files) {
+        problems.push({
+          field: column,
+          message: 'names a file, not the id of an uploaded one (fil_…): upload the CSV and its files together in a ZIP to name files by their names',
+          value: problemValue(reference),
+        });
+      } else {
+        const named = await files.resolve(kind, reference);
+        if ('id' in named) ids.push(named.id);
+        else problems.push({ field: column, message: named.problem, value: problemValue(reference), ...(named.code !== undefined && { code: named.code }) });
+      }
+    }
+    if (references.length > 0) cells.set(column, ids.join(LIST_SEPARATOR));
+  }
+  return problems;
+}
+
+/** The problem with the cell of its column beside it, as given; problems about the row or several columns have none. */
+function withValue(problem: CellProblem, cells: ReadonlyMap<string, string>): CellProblem {
+  const cell = problem.value ?? cells.get(problem.field);
+  return cell === undefined ? problem : { ...problem, value: problemValue(cell) };
 }
 
 function located(type: CodeTypeName, path: string, message: string, origins: Parameters<typeof columnOfProblem>[2]): CellProblem {
@@ -180,7 +240,11 @@ function markDuplicateExternalIds(rows: CheckedRow[]): void {
     const shared = row.input.externalId === undefined ? [] : lines.get(row.input.externalId)!;
     if (shared.length < 2) continue;
     const others = shared.filter((line) => line !== row.line);
-    row.problems.push({ field: 'externalId', message: `"${row.input.externalId}" is also on line${others.length === 1 ? '' : 's'} ${others.join(', ')}; each externalId may appear once` });
+    row.problems.push({
+      field: 'externalId',
+      message: `"${row.input.externalId}" is also on line${others.length === 1 ? '' : 's'} ${others.join(', ')}; each externalId may appear once`,
+      value: problemValue(row.input.externalId!),
+    });
     row.status = 'invalid';
   }
 }
@@ -200,6 +264,6 @@ async function markExisting(db: Db, accountId: string, rows: CheckedRow[]): Prom
   for (const row of candidates) {
     if (!existing.has(row.input.externalId!)) continue;
     row.status = 'skipped';
-    row.problems.push({ field: 'externalId', message: 'a code with this externalId exists; this row will be skipped' });
+    row.problems.push({ field: 'externalId', message: 'a code with this externalId exists; this row will be skipped', value: problemValue(row.input.externalId!) });
   }
 }

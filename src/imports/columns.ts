@@ -1,4 +1,5 @@
 import { CODE_TYPE_NAMES, type CodeTypeName, SOCIAL_NETWORKS, WEEKDAYS } from '../codes/types/index.js';
+import type { FileKind } from '../db/schema/files.js';
 
 /**
  * The flat CSV form of each type's content: one definition per type, used by the import (cells → content), the
@@ -9,7 +10,8 @@ import { CODE_TYPE_NAMES, type CodeTypeName, SOCIAL_NETWORKS, WEEKDAYS } from '.
  *   can contain one); a contact's number or email may start with its kind: `mobile: +49 170 1234567|work: …`.
  * - BUSINESS opening hours: one column per weekday, `08:00-12:00, 13:00-18:00`; an empty cell is closed.
  * - SOCIAL_MEDIA: one column per network (`socialInstagram`, ...); several profiles of one network are `|`-separated.
- * - File fields take the id (`fil_...`) of a file already uploaded to the account.
+ * - File fields take the id (`fil_...`) of a file already uploaded to the account, or, when the CSV comes in a ZIP
+ *   with its files, a file's name in the ZIP (FILE_COLUMNS; check-import.ts stores it and puts its id there).
  * - WIFI `hidden` is `true` or `false` (also `yes`/`no`, `1`/`0`).
  */
 
@@ -33,6 +35,10 @@ export interface CellProblem {
   /** The column at fault (or `row` for the row as a whole). */
   field: string;
   message: string;
+  /** The cell as the file gave it (cut to a short length: problem-values.ts); absent when no one cell is at fault. */
+  value?: string;
+  /** A stable code for a refusal that has one (a file from the ZIP refused by the file store: `unsupported_type`). */
+  code?: string;
 }
 
 /** A text field stored as written (the type's schema trims and checks it). */
@@ -60,12 +66,6 @@ function list(field: string, column = field): Column {
   };
 }
 
-const TRUE = ['true', 'yes', '1'];
-const FALSE = ['false', 'no', '0'];
-
-function flag(field: string, column = field): Column {
-  return {
-    name: column,
 /** A contact's number or address with its kind is written `mobile: +49 170 1234567`, as the import reads it. */
 function listItemCell(item: unknown): string {
   if (typeof item === 'string') return item;
@@ -74,6 +74,12 @@ function listItemCell(item: unknown): string {
   return kind ? `${kind}: ${value}` : value;
 }
 
+const TRUE = ['true', 'yes', '1'];
+const FALSE = ['false', 'no', '0'];
+
+function flag(field: string, column = field): Column {
+  return {
+    name: column,
     field,
     read: (cell, content, origins, problems) => {
       const value = cell.trim().toLowerCase();
@@ -134,28 +140,28 @@ function socialNetwork(network: string): Column {
   };
 }
 
+// Names and addresses in parts (src/codes/types/contact-fields.ts); `fullName` and `address` are the one-text
+// forms older files use, still read (not together with the address's parts).
 const contactColumns = [
+  text('givenName'),
+  text('familyName'),
   text('name', 'fullName'),
   text('title'),
   text('company'),
   list('phones'),
   list('emails'),
-// Names and addresses in parts (src/codes/types/contact-fields.ts); `fullName` and `address` are the one-text
-// forms older files use, still read (not together with the address's parts).
   text('website'),
-  text('givenName'),
-  text('familyName'),
+  text('street'),
+  text('postcode'),
+  text('city'),
+  text('region'),
+  text('country'),
   text('address'),
   text('note'),
   text('photoFileId'),
 ];
 
 /** Each type's content columns, in the order a template lists them. */
-  text('street'),
-  text('postcode'),
-  text('city'),
-  text('region'),
-  text('country'),
 export const TYPE_COLUMNS: Record<CodeTypeName, readonly Column[]> = {
   URL: [text('url')],
   VCARD_PLUS: contactColumns,
@@ -238,3 +244,16 @@ export function columnOfProblem(type: CodeTypeName, path: string, origins: Origi
   if (columns.length > 1) return `${columns[0]}…${columns[columns.length - 1]}`;
   return field || 'row';
 }
+
+/**
+ * The columns that name stored files, and the kind a file from the ZIP is stored as when a cell names it there
+ * (src/codes/file-references.ts checks the kinds each field accepts: a contact's photo may also be a logo).
+ */
+export const FILE_COLUMNS: Partial<Record<CodeTypeName, Readonly<Record<string, FileKind>>>> = {
+  PDF: { fileId: 'pdf' },
+  MP3: { fileId: 'audio' },
+  VIDEO: { fileId: 'video' },
+  IMAGES: { fileIds: 'image' },
+  VCARD_PLUS: { photoFileId: 'image' },
+  CONTACT: { photoFileId: 'image' },
+};

@@ -92,7 +92,7 @@ async function createRow(
 ): Promise<Outcome> {
   if (!isCodeTypeName(input.type)) return { status: 'failed', problems: [{ field: 'type', message: 'is not a code type' }] };
   if (input.designTemplateId !== undefined && !liveTemplates.has(input.designTemplateId)) {
-    return { status: 'failed', problems: [{ field: 'design', message: `the saved design "${input.design ?? ''}" was deleted after the check` }] };
+    return { status: 'failed', problems: [{ field: 'design', message: `the saved design "${input.design ?? ''}" was deleted after the check`, value: input.design ?? '' }] };
   }
   try {
     const created = await createTypedCode(trx, {
@@ -112,7 +112,7 @@ async function createRow(
     return { status: 'created', codeId: created.code.id };
   } catch (error) {
     if (error instanceof ExternalIdTakenError) {
-      return { status: 'skipped', problems: [{ field: 'externalId', message: 'a code with this externalId exists; skipped' }] };
+      return { status: 'skipped', problems: [{ field: 'externalId', message: 'a code with this externalId exists; skipped', value: input.externalId ?? '' }] };
     }
     if (error instanceof ApiError && error.code === 'plan_limit_reached') {
       return { status: 'failed', problems: [{ field: 'row', message: `not created: ${error.message} Delete codes or move to a larger plan, then import the failed rows again.` }] };

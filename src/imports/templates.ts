@@ -5,7 +5,7 @@ import { isLiveCodeOf } from '../db/live-codes.js';
 import { liveFilesOf } from '../db/live-files.js';
 import type { Db } from '../db/schema/index.js';
 import type { FileKind } from '../db/schema/files.js';
-import { cellsFromContent, columnsOf } from './columns.js';
+import { ALL_COLUMNS, cellsFromContent, columnsOf } from './columns.js';
 
 /** One example per type, written as content so the template's row goes through the same columns as an export. */
 const EXAMPLES: Record<CodeTypeName, Record<string, unknown>> = {
@@ -86,13 +86,30 @@ export async function templateCsv(db: Db, accountId: string, type: CodeTypeName)
     const id = newest?.id ?? PLACEHOLDER_FILE_ID;
     content[files.field] = files.many ? [id] : id;
   }
-  const cells: Record<string, string> = {
-    type,
-    name: `Example ${type.toLowerCase().replace('_', ' ')}`,
-    externalId: `example-${type.toLowerCase()}`,
-    design: '',
-    ...cellsFromContent(type, content),
-  };
+  const cells: Record<string, string> = { ...exampleCells(type), ...cellsFromContent(type, content) };
   const columns = columnsOf(type);
   return `\uFEFF${stringify([columns, columns.map((c) => cells[c] ?? '')], { record_delimiter: 'windows' })}`;
+}
+
+/** The mixed template's file name: lower case, so no type's template (`URL.csv`) can be called the same. */
+export const MIXED_TEMPLATE_FILE = 'all-types.csv';
+
+/** Types whose examples need no uploaded file, so the mixed template imports cleanly into any account. */
+const MIXED_EXAMPLES: readonly CodeTypeName[] = ['URL', 'VCARD_PLUS', 'BUSINESS', 'EVENT', 'WIFI'];
+
+/**
+ * One template for all types: the export's header (every column of every type, the type first), so a file made
+ * from it, an export and a file mixing types all read the same way, and example rows of several types, each
+ * leaving empty the columns its type does not have.
+ */
+export function mixedTemplateCsv(): string {
+  const rows = MIXED_EXAMPLES.map((type) => {
+    const cells: Record<string, string> = { ...exampleCells(type), ...cellsFromContent(type, EXAMPLES[type]) };
+    return ALL_COLUMNS.map((column) => cells[column] ?? '');
+  });
+  return `\uFEFF${stringify([ALL_COLUMNS as string[], ...rows], { record_delimiter: 'windows' })}`;
+}
+
+function exampleCells(type: CodeTypeName): Record<string, string> {
+  return { type, name: `Example ${type.toLowerCase().replace('_', ' ')}`, externalId: `example-${type.toLowerCase()}`, design: '' };
 }

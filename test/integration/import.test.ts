@@ -64,7 +64,7 @@ const ROWS = 2_000;
 describe('a 2,000-row file of mixed types with deliberate errors', () => {
   let owner: TestPerson;
   let file: Buffer;
-  const expectedErrors: { line: number; problems: { field: string; message: string }[] }[] = [];
+  const expectedErrors: { line: number; problems: { field: string; message: string; value: string }[] }[] = [];
 
   beforeAll(async () => {
     owner = await person(20_000);
@@ -89,34 +89,34 @@ describe('a 2,000-row file of mixed types with deliberate errors', () => {
     const rows: Record<string, string>[] = [];
     for (let i = 0; i < ROWS; i++) rows.push(good(i));
     const line = (i: number) => i + 2; // the header is line 1
-    const broken = (i: number, change: Record<string, string>, problems: { field: string; message: string }[]) => {
+    const broken = (i: number, change: Record<string, string>, problems: { field: string; message: string; value: string }[]) => {
       rows[i] = { ...good(i), ...change };
       expectedErrors.push({ line: line(i), problems });
     };
-    broken(100, { type: 'NOPE' }, [{ field: 'type', message: 'must be one of URL, VCARD_PLUS, CONTACT, PDF, IMAGES, VIDEO, MP3, BUSINESS, SOCIAL_MEDIA, FACEBOOK, COUPON, APP, EVENT, TEXT, EMAIL, SMS, WIFI' }]);
-    broken(200, { url: 'not a url' }, [{ field: 'url', message: 'must be an absolute URL' }]);
+    broken(100, { type: 'NOPE' }, [{ field: 'type', message: 'must be one of URL, VCARD_PLUS, CONTACT, PDF, IMAGES, VIDEO, MP3, BUSINESS, SOCIAL_MEDIA, FACEBOOK, COUPON, APP, EVENT, TEXT, EMAIL, SMS, WIFI', value: 'NOPE' }]);
+    broken(200, { url: 'not a url' }, [{ field: 'url', message: 'must be an absolute URL', value: 'not a url' }]);
     rows[301] = { ...good(301), externalId: 'ext-300' };
-    expectedErrors.push({ line: line(300), problems: [{ field: 'externalId', message: '"ext-300" is also on line 303; each externalId may appear once' }] });
-    expectedErrors.push({ line: line(301), problems: [{ field: 'externalId', message: '"ext-300" is also on line 302; each externalId may appear once' }] });
-    broken(402, { hidden: 'maybe' }, [{ field: 'hidden', message: 'must be true or false' }]);
-    broken(403, { monday: '09:00-08:00' }, [{ field: 'monday', message: 'must be after opens' }]);
-    broken(411, { monday: 'mornings' }, [{ field: 'monday', message: 'must be opening times like 08:00-12:00, 13:00-18:00' }]);
-    broken(601, { ssid: 'Cafe' }, [{ field: 'ssid', message: 'is not a column of type TEXT; leave it empty in this row' }]);
-    broken(700, { name: '  ' }, [{ field: 'name', message: 'must not be blank' }]);
-    broken(800, { design: 'Nope' }, [{ field: 'design', message: 'names no saved design of this account ("Nope")' }]);
-    broken(906, { password: 'short' }, [{ field: 'password', message: 'must be at least 8 bytes for WPA' }]);
-    broken(1004, { fullName: '', emails: 'ada@example.com|nope' }, [
-      { field: 'fullName', message: 'is required' },
-      { field: 'emails', message: 'must be an email address' },
+    expectedErrors.push({ line: line(300), problems: [{ field: 'externalId', message: '"ext-300" is also on line 303; each externalId may appear once', value: 'ext-300' }] });
+    expectedErrors.push({ line: line(301), problems: [{ field: 'externalId', message: '"ext-300" is also on line 302; each externalId may appear once', value: 'ext-300' }] });
+    broken(402, { hidden: 'maybe' }, [{ field: 'hidden', message: 'must be true or false', value: 'maybe' }]);
+    broken(403, { monday: '09:00-08:00' }, [{ field: 'monday', message: 'must be after opens', value: '09:00-08:00' }]);
+    broken(411, { monday: 'mornings' }, [{ field: 'monday', message: 'must be opening times like 08:00-12:00, 13:00-18:00', value: 'mornings' }]);
+    broken(601, { ssid: 'Cafe' }, [{ field: 'ssid', message: 'is not a column of type TEXT; leave it empty in this row', value: 'Cafe' }]);
+    broken(700, { name: '  ' }, [{ field: 'name', message: 'must not be blank', value: '  ' }]);
+    broken(800, { design: 'Nope' }, [{ field: 'design', message: 'names no saved design of this account ("Nope")', value: 'Nope' }]);
+    broken(906, { password: 'short' }, [{ field: 'password', message: 'must be at least 8 bytes for WPA', value: 'short' }]);
+    broken(1004, { phones: '+44 20 7946 0958|12', emails: 'ada@example.com|nope' }, [
+      { field: 'phones', message: 'must be a phone number (digits, spaces, + ( ) - . /)', value: '+44 20 7946 0958|12' },
+      { field: 'emails', message: 'must be an email address', value: 'ada@example.com|nope' },
     ]);
-    broken(1006, { fileId: foreign.id }, [{ field: 'fileId', message: 'is not a file of this account (it may have been deleted)' }]);
-    broken(1013, { socialX: 'https://x.com/b|ftp://x.com' }, [{ field: 'socialX', message: 'must use http or https' }]);
-    broken(ROWS - 1, { externalId: 'x'.repeat(201) }, [{ field: 'externalId', message: 'must be at most 200 characters' }]);
+    broken(1006, { fileId: foreign.id }, [{ field: 'fileId', message: 'is not a file of this account (it may have been deleted)', value: foreign.id }]);
+    broken(1013, { socialX: 'https://x.com/b|ftp://x.com' }, [{ field: 'socialX', message: 'must use http or https', value: 'https://x.com/b|ftp://x.com' }]);
+    broken(ROWS - 1, { externalId: 'x'.repeat(201) }, [{ field: 'externalId', message: 'must be at most 200 characters', value: `${'x'.repeat(80)}…` }]);
     // Semicolons and a BOM, as Excel writes CSV in much of Europe.
     file = csv(rows, { delimiter: ';', bom: true });
   });
 
-  it('the dry run reports every error with its line and column, creates nothing, and the import creates every valid row once', async () => {
+  it('the dry run reports every error with its line, column and the value given, creates nothing, and the import creates every valid row once', async () => {
     const started = performance.now();
     const importId = await check(owner, file);
     const checkMs = performance.now() - started;

@@ -1,7 +1,8 @@
 import type { ImportRow } from '../../imports/import-rows.js';
+import { ShownValue } from './shown-value.js';
 import { TableRegion } from '../shared/table-region.js';
 
-/** One line per problem: a row with three errors has three lines, each naming its column. */
+/** One line per problem: a row with three errors has three lines, each naming its column and the value given there. */
 export function ProblemTable(props: { rows: ImportRow[]; caption: string }) {
   return (
     <TableRegion label={props.caption}>
@@ -12,6 +13,7 @@ export function ProblemTable(props: { rows: ImportRow[]; caption: string }) {
             <th scope="col" class="numeric">Line</th>
             <th scope="col">State</th>
             <th scope="col">Column</th>
+            <th scope="col">Value</th>
             <th scope="col">Problem</th>
           </tr>
         </thead>
@@ -22,7 +24,13 @@ export function ProblemTable(props: { rows: ImportRow[]; caption: string }) {
                 <td class="numeric">{row.line}</td>
                 <td>{ROW_STATES[row.status] ?? row.status}</td>
                 <td class="mono">{problem.field}</td>
-                <td>{problem.message}</td>
+                <td>
+                  <ShownValue value={'value' in problem ? problem.value : undefined} />
+                </td>
+                <td>
+                  {problem.message}
+                  {'code' in problem && problem.code !== undefined && <span class="muted"> ({problem.code})</span>}
+                </td>
               </tr>
             )),
           )}

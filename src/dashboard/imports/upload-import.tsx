@@ -1,36 +1,44 @@
+import { readFile } from 'node:fs/promises';
 import type { RequestHandler } from 'express';
-import { checkImport } from '../../imports/check-import.js';
+import { checkImport, type CheckResult } from '../../imports/check-import.js';
+import { checkImportZip } from '../../imports/check-import-zip.js';
 import { listImports } from '../../imports/import-rows.js';
+import { looksLikeZip, MAX_ZIP_BYTES } from '../../imports/import-zip.js';
 import { MAX_IMPORT_BYTES } from '../../imports/read-csv.js';
 import { pageContext, sessionOf, type DashboardDependencies } from '../shared/context.js';
 import { readMultipart } from '../shared/multipart.js';
 import { ImportsPage } from './imports-page.js';
 import { sendPage } from '../shared/render.js';
+import { withUploadOnDisk } from './upload-on-disk.js';
 
 /**
- * POST /imports (multipart, field `file`): the dry run. The file is read into memory (at most 10 MB, the bound
- * busboy enforces) because checking needs every row before anything is stored; then the report's page.
+ * POST /imports (multipart, field `file`): the dry run of a CSV, or of a ZIP of a CSV and the files its rows name
+ * (told apart by content). The upload goes to a temporary file first (a ZIP is read from its end, and may be up
+ * to 200 MB); a CSV is then read into memory (at most 10 MB) because checking needs every row before anything is
+ * stored. Then the report's page, or the upload page with the refusal and its code.
  */
 export function uploadImport(deps: DashboardDependencies): RequestHandler {
   return async (req, res) => {
     const { user } = sessionOf(res);
-    let upload: { fileName: string; bytes: Buffer; truncated: boolean } | undefined;
-    await readMultipart(req, { maxFiles: 1, maxFileBytes: MAX_IMPORT_BYTES }, async (part) => {
+    let result: CheckResult | undefined;
+    await readMultipart(req, { maxFiles: 1, maxFileBytes: MAX_ZIP_BYTES + 1 }, async (part) => {
       if (part.field !== 'file') {
         part.stream.resume();
         return;
       }
-      const chunks: Buffer[] = [];
-      for await (const chunk of part.stream) chunks.push(chunk as Buffer);
-      upload = { fileName: part.fileName, bytes: Buffer.concat(chunks), truncated: part.truncated() };
+      result = await withUploadOnDisk(part.stream, MAX_ZIP_BYTES + 1, async (upload): Promise<CheckResult> => {
+        const who = { accountId: user.accountId, userId: user.userId, fileName: part.fileName };
+        if (looksLikeZip(upload.head)) return checkImportZip(deps.db, { ...who, path: upload.path, size: upload.size, limits: deps.config.files });
+        if (upload.size > MAX_IMPORT_BYTES) return { ok: false, message: `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Split it into smaller files.` };
+        return checkImport(deps.db, { ...who, bytes: await readFile(upload.path) });
+      });
     });
-    const refuse = async (message: string) => {
-      sendPage(res, <ImportsPage context={pageContext(res)} imports={await listImports(deps.db, user.accountId)} refusal={message} />, 400);
-    };
-    if (!upload) return refuse('Choose a CSV file to upload.');
-    if (upload.truncated) return refuse(`The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Split it into smaller files.`);
-    const result = await checkImport(deps.db, { accountId: user.accountId, userId: user.userId, fileName: upload.fileName, bytes: upload.bytes });
-    if (!result.ok) return refuse(result.message);
+    if (!result) result = { ok: false, message: 'Choose a CSV or ZIP file to upload.' };
+    if (!result.ok) {
+      const imports = await listImports(deps.db, user.accountId);
+      sendPage(res, <ImportsPage context={pageContext(res)} imports={imports} refusal={result.message} refusalCode={result.code} />, 400);
+      return;
+    }
     res.redirect(303, `/imports/${result.importId}`);
   };
 }
