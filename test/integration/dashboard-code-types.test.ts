@@ -4,6 +4,7 @@ import { listDestinationChanges } from '../../src/codes/index.js';
 import { CODE_TYPE_NAMES, type CodeTypeName } from '../../src/codes/types/index.js';
 import { findLiveFile } from '../../src/files/file-records.js';
 import type { TestDatabase } from '../support/database.js';
+import { createTestTypedCode } from '../support/factories.js';
 import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import { mp3, pdf, png } from '../support/sample-files.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
@@ -59,14 +60,19 @@ const pdfFile = (field: string, name: string): Upload => ({ field, name, bytes: 
 const JOURNEYS: Record<CodeTypeName, Journey> = {
   URL: { fill: { url: 'https://example.com/a' }, sees: 'https://example.com/a', edit: { url: 'https://example.com/b' }, seesAfterEdit: 'https://example.com/b', gone: 'example.com/a' },
   VCARD_PLUS: {
-    fill: { '/content/name': 'Ada Lovelace', '/content/phones/0': '+44 20 7946 0958', '/content/emails/1': 'ada@example.com' },
+    fill: { '/content/givenName': 'Ada', '/content/familyName': 'Lovelace', '/content/phones/0/number': '+44 20 7946 0958', '/content/phones/0/kind': 'work', '/content/emails/1/address': 'ada@example.com' },
     uploads: [pngFile('upload:/content/photoFileId', 'ada.png')],
     sees: 'Ada Lovelace',
-    edit: { '/content/name': 'Ada King' },
+    edit: { '/content/familyName': 'King' },
     seesAfterEdit: 'Ada King',
     gone: 'Lovelace',
   },
-  CONTACT: { fill: { '/content/name': 'Ada Lovelace', '/content/phones/0': '+44 20 7946 0958' }, sees: 'FN:Ada Lovelace', edit: { '/content/name': 'Ada King' }, seesAfterEdit: 'FN:Ada King' },
+  CONTACT: {
+    fill: { '/content/givenName': 'Ada', '/content/familyName': 'Lovelace', '/content/phones/0/number': '+44 20 7946 0958', '/content/phones/0/kind': 'mobile' },
+    sees: 'N:Lovelace;Ada;;;\r\nFN:Ada Lovelace\r\nTEL;TYPE=CELL:+44 20 7946 0958',
+    edit: { '/content/familyName': 'King' },
+    seesAfterEdit: 'FN:Ada King',
+  },
   PDF: {
     fill: { '/content/title': 'Menu' },
     uploads: [{ field: 'upload:/content/fileId', name: 'menu.pdf', bytes: pdf(), type: 'application/pdf' }],
@@ -211,7 +217,7 @@ describe('every type, through its dashboard form', () => {
 describe('"Add another" rows', () => {
   it('come one at a time with the next button, up to the list’s maximum, and only for list fields', async () => {
     const row = await pageText('/codes/form-row?type=VCARD_PLUS&field=phones&index=3&prefix=new-code');
-    expect(row).toMatch(/<label for="new-code-content-phones-3">Phone 4<\/label><input id="new-code-content-phones-3" name="\/content\/phones\/3"/);
+    expect(row).toMatch(/<label for="new-code-content-phones-3-number"><span class="visually-hidden">Phone 4: <\/span>Number<\/label><input id="new-code-content-phones-3-number" name="\/content\/phones\/3\/number"/);
     expect(row).toContain('hx-get="/codes/form-row?type=VCARD_PLUS&amp;field=phones&amp;index=4&amp;prefix=new-code"');
     const last = await pageText('/codes/form-row?type=VCARD_PLUS&field=phones&index=4&prefix=new-code');
     expect(last).toContain('Phone 5');
@@ -236,6 +242,32 @@ describe('a redirect type edited after printing', () => {
   });
 });
 
+describe('contact codes and time zones (issue 26)', () => {
+  it('starts a new event or coupon in the viewer’s zone, for app.js to correct to the browser’s', async () => {
+    for (const type of ['EVENT', 'COUPON']) {
+      const html = await pageText(`/codes/new?type=${type}&tz=Europe/Berlin`);
+      expect(html).toMatch(/<input id="new-code-content-timezone" name="\/content\/timezone"[^>]*list="time-zones"[^>]*value="Europe\/Berlin" data-zone-guess="Europe\/Berlin"/);
+    }
+  });
+
+  it('shows a contact stored with one name and one address split into the form’s parts, asking to check the split', async () => {
+    const old = await createTestTypedCode(database.db, person, {
+      type: 'VCARD_PLUS',
+      content: { name: "Anna Müller-O'Brien", phones: ['+49 170 1234567'], address: 'Hauptstraße 1\n10115 Berlin' },
+      siteUrl: app.config.siteUrl,
+    });
+    const html = await pageText(`/codes/${old.id}`);
+    expect(html).toMatch(/name="\/content\/givenName"[^>]*value="Anna"/);
+    expect(html).toMatch(/name="\/content\/familyName"[^>]*value="Müller-O'Brien"/);
+    expect(html).toContain("This code had one name, “Anna Müller-O'Brien”: check where given and family name divide before saving.");
+    expect(html).toMatch(/<textarea[^>]*name="\/content\/street"[^>]*>Hauptstraße 1\n10115 Berlin<\/textarea>/);
+    expect(html).toMatch(/name="\/content\/phones\/0\/number"[^>]*value="\+49 170 1234567"/);
+    // Saved as shown, the code is in parts.
+    await submit(html, (a) => a.startsWith(`/codes/${old.id}`) && !a.startsWith(`/codes/${old.id}/`), { '/content/city': 'Berlin' });
+    expect(await contentOf(old.id)).toEqual({ givenName: 'Anna', familyName: "Müller-O'Brien", phones: [{ number: '+49 170 1234567' }], street: 'Hauptstraße 1\n10115 Berlin', city: 'Berlin' });
+  });
+});
+
 describe('a refused form', () => {
   it('shows each problem next to its field and keeps what was typed, rows and all', async () => {
     const response = await submit(await pageText('/codes/new?type=BUSINESS'), (a) => a.startsWith('/codes?'), {
@@ -257,14 +289,22 @@ describe('a refused form', () => {
   it('packs list rows so a problem in the second filled row is shown at that row', async () => {
     const response = await submit(await pageText('/codes/new?type=VCARD_PLUS'), (a) => a.startsWith('/codes?'), {
       name: 'Card',
-      '/content/name': 'Ada',
-      '/content/phones/0': '+44 20 7946 0958',
-      '/content/phones/3': 'call me',
+      '/content/givenName': 'Ada',
+      '/content/phones/0/number': '+44 20 7946 0958',
+      '/content/phones/3/number': 'call me',
+      '/content/phones/3/kind': 'home',
     });
     expect(response.status).toBe(400);
     const html = await response.text();
-    expect(html).toMatch(/name="\/content\/phones\/1"[^>]*value="call me"/);
-    expect(html).toContain('Phone 2 must be a phone number');
+    expect(html).toMatch(/name="\/content\/phones\/1\/number"[^>]*value="call me"/);
+    expect(html).toMatch(/name="\/content\/phones\/1\/kind"[^>]*>(?:(?!<\/select>)[\s\S])*<option value="home" selected/);
+    expect(html).toContain('Phone 2: number must be a phone number');
+  });
+
+  it('asks for a given or family name in plain words', async () => {
+    const response = await submit(await pageText('/codes/new?type=CONTACT'), (a) => a.startsWith('/codes?'), { name: 'Card', '/content/city': 'Berlin' });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('<small class="field-error" id="new-code-content-givenName-error">Give a given name, a family name or both.</small>');
   });
 
   it('says in plain words that a video needs a file or a link', async () => {

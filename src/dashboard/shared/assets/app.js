@@ -101,3 +101,63 @@
   summarise(document);
   document.addEventListener('htmx:afterSettle', function (event) { summarise(event.detail.elt); });
 })();
+// Type forms (issue 26): time-zone fields and opening hours.
+(function () {
+  'use strict';
+  var browserZone;
+  try { browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { /* an old browser: keep the server's guess */ }
+  // A new event or coupon starts in the browser's zone: the server filled in its guess (the zone cookie, else UTC),
+  // replaced here while the field still holds it untouched.
+  var guessed = document.querySelectorAll('input[data-zone-guess]');
+  for (var i = 0; i < guessed.length; i++) {
+    if (browserZone && guessed[i].value === guessed[i].getAttribute('data-zone-guess')) guessed[i].value = browserZone;
+  }
+  // Enter in a half-typed zone ("europe/ber") completes it when one zone matches, else says so: it never sends
+  // the form with a zone the server would refuse. A complete zone (or an empty field, meaning UTC) sends as usual.
+  function zonesOf(input) {
+    var list = input.list;
+    var zones = [];
+    if (!list) return zones;
+    for (var j = 0; j < list.options.length; j++) zones.push(list.options[j].value);
+    return zones;
+  }
+  document.addEventListener('keydown', function (event) {
+    var input = event.target;
+    if (event.key !== 'Enter' || !(input instanceof HTMLInputElement) || input.getAttribute('list') !== 'time-zones') return;
+    var typed = input.value.trim().toLowerCase().replace(/ /g, '_');
+    if (typed === '') return;
+    var zones = zonesOf(input);
+    var exact = zones.filter(function (zone) { return zone.toLowerCase() === typed; });
+    if (exact.length === 1) { input.value = exact[0]; return; }
+    event.preventDefault();
+    var matches = zones.filter(function (zone) { return zone.toLowerCase().indexOf(typed) !== -1; });
+    if (matches.length === 1) {
+      input.value = matches[0];
+      input.setCustomValidity('');
+      return;
+    }
+    input.setCustomValidity(matches.length === 0
+      ? 'No time zone is called that: choose one from the list, such as Europe/Berlin.'
+      : matches.length + ' time zones match: type more, or choose one from the list.');
+    input.reportValidity();
+  });
+  document.addEventListener('input', function (event) {
+    if (event.target instanceof HTMLInputElement && event.target.getAttribute('list') === 'time-zones') event.target.setCustomValidity('');
+  });
+  // Opening hours: "Copy Monday to Tuesday–Friday" puts Monday's times (empty ones too) into the four days after it.
+  document.addEventListener('click', function (event) {
+    var button = event.target instanceof Element ? event.target.closest('[data-copy-monday]') : null;
+    var hours = button && button.closest('.opening-hours');
+    if (!hours) return;
+    var inputs = hours.querySelectorAll('input[type="time"]');
+    for (var k = 0; k < inputs.length; k++) {
+      var parts = inputs[k].name.split('/');
+      var day = parts[parts.length - 3];
+      if (['tuesday', 'wednesday', 'thursday', 'friday'].indexOf(day) === -1) continue;
+      parts[parts.length - 3] = 'monday';
+      var monday = hours.querySelector('input[name="' + parts.join('/') + '"]');
+      if (monday) inputs[k].value = monday.value;
+    }
+    button.textContent = 'Copied to Tuesday–Friday';
+  });
+})();
