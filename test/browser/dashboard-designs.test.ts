@@ -60,8 +60,8 @@ describe('the design editor in a browser', () => {
       await expect.poll(() => preview(page), { timeout: 10_000 }).toContain('fill="#1d3557"');
       await page.getByLabel('Module shape').selectOption('dots');
       await page.getByLabel('Frame', { exact: true }).selectOption('banner');
-      // The frame text is outlined: a path named by its text.
-      await expect.poll(() => preview(page), { timeout: 10_000 }).toContain('aria-label="Scan me"');
+      // The frame text is outlined: a path that carries its text as data.
+      await expect.poll(() => preview(page), { timeout: 10_000 }).toContain('data-text="Scan me"');
       expect(await page.evaluate(() => window.designTestMark)).toBe('still here');
 
       // Too pale on white: the preview says why, in words, and saving is refused with the same reason.

@@ -72,7 +72,7 @@ describe('designed QR codes decode with jsQR and ZXing', () => {
     const svg = renderDesignSvg(design({ frame: { text: 'Scan me' } }), TEXTS[0]!);
     expect(svg).not.toContain('<text');
     const withText = PNG.sync.read(renderDesignPng(svg, 256));
-    const without = PNG.sync.read(renderDesignPng(svg.replace(/<path fill="#ffffff" aria-label="Scan me" d="[^"]*"\/>/, ''), 256));
+    const without = PNG.sync.read(renderDesignPng(svg.replace(/<path fill="#ffffff" data-text="Scan me" d="[^"]*"\/>/, ''), 256));
     // Light text pixels in the dark band: present with the text, absent without it.
     const lightInBand = (image: PNG) => {
       let count = 0;

@@ -134,7 +134,7 @@ export function renderDesignSvg(design: Design, text: string, options: SvgOption
     // As large as fits: 55% of the band high, and at most 90% of the width wide.
     const fontSize = Math.min(band * 0.55, (0.9 * width) / Math.max(frameTextWidthEm(design.frame.text), 0.5));
     const baseline = border + codeSide + band / 2 + fontSize * CAP_CENTRE_EM;
-    parts.push(`<path fill="${design.frame.textColor}" aria-label="${escapeXml(design.frame.text)}" d="${frameTextPath(design.frame.text, fontSize, width / 2, baseline)}"/>`);
+    parts.push(`<path fill="${design.frame.textColor}" data-text="${escapeXml(design.frame.text)}" d="${frameTextPath(design.frame.text, fontSize, width / 2, baseline)}"/>`);
   }
 
   const pixelHeight = layout.pixelsPerModule ? Math.round(height * layout.pixelsPerModule) : num((pixelWidth * height) / width);
