@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createQrCode, getQrCode, listDestinationChanges, updateQrCode } from '../../src/codes/index.js';
+import { createQrCode, deleteQrCode, getQrCode, listDestinationChanges, updateQrCode } from '../../src/codes/index.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import { createSignedInPerson } from '../support/factories.js';
@@ -180,6 +180,28 @@ describe('validation', () => {
   });
 });
 
+describe('codes with the same name', () => {
+  it('accepts a second code named like another, and its page names the others by short URL, letter case aside', async () => {
+    const person = await createPerson(database.db);
+    const http = await dashboardHttp(app, person);
+    const first = await makeCode(person, '50% off_menu');
+    await makeCode(person, '50X offXmenu'); // `%` and `_` are taken literally
+    const removed = await makeCode(person, '50% OFF_MENU');
+    await deleteQrCode(database.db, { accountId: person.accountId, id: removed.id });
+    await makeCode(stranger, '50% off_menu'); // another account's namesake is none of its business
+
+    const created = await http.post('/codes', { name: '50% OFF_menu', url: 'https://example.com/' });
+    expect(created.status).toBe(303);
+    const page = await (await http.get(created.headers.get('location')!)).text();
+    expect(page).toContain('Another code is also named “50% OFF_menu”.');
+    expect(page).toContain(`<a href="/codes/${first.id}">/r/${first.slug}</a>`);
+    expect(page.match(/href="\/codes\/qr_[0-9A-Z]+">\/r\//g)).toHaveLength(1);
+
+    const alone = await (await http.get(`/codes/${first.id}`)).text();
+    expect(alone).toContain(`/r/${(await getQrCode(database.db, { accountId: person.accountId, id: codeIdFrom(created) })).slug}`);
+  });
+});
+
 describe('the list', () => {
   it('searches by name, filters by state, pages newest first with links that keep the query, and answers htmx with the results only', async () => {
     const { http, ...person } = await createSignedInPerson(database.db, app);
@@ -243,14 +265,20 @@ describe('images', () => {
     const body = Buffer.from(await png.arrayBuffer());
     expect(body.subarray(1, 4).toString()).toBe('PNG');
     const width = body.readUInt32BE(16);
-    expect(width).toBeLessThanOrEqual(1024);
-    expect(width).toBeGreaterThan(900);
+    expect([width, body.readUInt32BE(20)]).toEqual([1024, 1024]);
     expect(png.headers.get('content-disposition')).toBe(
       `attachment; filename="Cafe-Nord-Sud-qr-${width}px.png"; filename*=UTF-8''Caf%C3%A9%20-Nord-S%C3%BCd-qr-${width}px.png`,
     );
     const svg = await ownerHttp.get(`/codes/${code.id}/download?format=svg`);
     expect(svg.headers.get('content-disposition')).toMatch(/^attachment; filename="Cafe-Nord-Sud-qr\.svg"/);
     expect((await ownerHttp.get(`/codes/${code.id}/download?format=png&size=99999`)).status).toBe(404);
+    // The PDF for a print shop: named for its size and bleed; a width out of range is refused in words.
+    const print = await ownerHttp.get(`/codes/${code.id}/download?format=pdf&size_mm=40&bleed_mm=3&crop_marks=on&cmyk=on`);
+    expect(print.status).toBe(200);
+    expect(print.headers.get('content-disposition')).toMatch(/^attachment; filename="Cafe-Nord-Sud-qr-40mm-bleed3mm-cmyk\.pdf"/);
+    const tooSmall = await ownerHttp.get(`/codes/${code.id}/download?format=pdf&size_mm=2&bleed_mm=3`);
+    expect(tooSmall.status).toBe(400);
+    expect(await tooSmall.text()).toContain('The width must be a number of millimetres from 10 to 1000.');
   });
 });
 
