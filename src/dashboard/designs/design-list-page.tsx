@@ -1,6 +1,7 @@
 import type { DesignTemplate } from '../../designs/index.js';
 import { CsrfField, Flash, Layout } from '../shared/layout.js';
 import type { PageContext } from '../shared/context.js';
+import { TableRegion } from '../shared/table-region.js';
 
 export const DESIGN_LIST_DONE = { deleted: 'Template deleted. The codes that followed it have the default look now.' } as const;
 
@@ -25,32 +26,34 @@ export function DesignListPage(props: {
       {templates.length === 0 ? (
         <p>No templates yet.</p>
       ) : (
-        <table class="design-templates">
-          <thead>
-            <tr>
-              <th scope="col">Preview</th>
-              <th scope="col">Name</th>
-              <th scope="col">Codes following it</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {templates.map((template) => (
+        <TableRegion label="Design templates">
+          <table class="design-templates">
+            <thead>
               <tr>
-                <td>
-                  <img class="design-thumbnail" src={`/designs/${template.id}/preview.svg?v=${template.updatedAt.getTime()}`} alt="" width={64} />
-                </td>
-                <td>
-                  <a href={`/designs/${template.id}`}>{template.name}</a>
-                </td>
-                <td>{template.codeCount}</td>
-                <td>
-                  <a href={`/designs/${template.id}`}>Edit</a> · <a href={`/designs/${template.id}/delete`}>Delete…</a>
-                </td>
+                <th scope="col">Preview</th>
+                <th scope="col">Name</th>
+                <th scope="col">Codes following it</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {templates.map((template) => (
+                <tr>
+                  <td>
+                    <img class="design-thumbnail" src={`/designs/${template.id}/preview.svg?v=${template.updatedAt.getTime()}`} alt="" width={64} />
+                  </td>
+                  <td>
+                    <a href={`/designs/${template.id}`}>{template.name}</a>
+                  </td>
+                  <td>{template.codeCount}</td>
+                  <td>
+                    <a href={`/designs/${template.id}`}>Edit</a> · <a href={`/designs/${template.id}/delete`}>Delete…</a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
       )}
       <section aria-labelledby="new-template-heading">
         <h2 id="new-template-heading">New template</h2>

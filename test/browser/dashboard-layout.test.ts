@@ -1,0 +1,243 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createDesignTemplate } from '../../src/designs/index.js';
+import { checkImport } from '../../src/imports/check-import.js';
+import { createPasswordReset } from '../../src/people/password-resets.js';
+import { DEFAULT_DESIGN } from '../../src/qr/design/design.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot } from '../support/browser.js';
+import { useBrowserSuite } from '../support/browser-suite.js';
+import type { TestDatabase } from '../support/database.js';
+import { signIn } from '../support/dashboard.js';
+import { createPerson, createTestApiKey, createTestCode, createTestInvitation, createTestTypedCode, type TestPerson } from '../support/factories.js';
+import { IPHONE_SAFARI, scan } from '../support/scan.js';
+import type { TestApp } from '../support/test-app.js';
+
+/*
+ * Issue 26, on a phone and with a keyboard: every dashboard page and state (and the docs portal) at 390×844 with an
+ * iPhone's user agent and at 1280×800, with no sideways scroll, no serious or critical axe violation, a skip link as
+ * the first tab stop, and, after a refused form, focus on an error summary that links to each field. One browser,
+ * one app, one account full of data; each page is loaded once per size.
+ */
+
+// The functions given to page.evaluate run in the page (the project compiles without the DOM library).
+interface PageElement {
+  tagName: string;
+  id: string;
+  className: string;
+  getBoundingClientRect(): { right: number };
+  checkVisibility(): boolean;
+  checkVisibility(): boolean;
+  contains(other: PageElement): boolean;
+}
+declare const document: {
+  documentElement: { scrollWidth: number; clientWidth: number };
+  querySelectorAll(selector: string): Iterable<PageElement>;
+  activeElement: { tagName: string; id: string; className: string; textContent: string | null; getAttribute(name: string): string | null } | null;
+};
+declare const window: { scrollY: number };
+
+let database: TestDatabase;
+let app: TestApp;
+let browser: Browser;
+let owner: TestPerson;
+/** Paths of pages that need a signed-in owner, filled in by the setup. */
+const signedIn: string[] = [];
+/** Paths of pages that a signed-out visitor sees. */
+const signedOut: string[] = ['/login', '/password-reset', '/signup'];
+
+useBrowserSuite(
+  async (suite) => {
+    ({ database, app, browser } = suite);
+    const db = database.db;
+    owner = await createPerson(db, { accountName: 'Bäckerei Müller-O’Brien & Söhne, Filiale Hauptbahnhof' });
+    const { accountId } = owner;
+    const member = await createPerson(db, { accountId, role: 'member', email: 'anna.mueller-obrien@baeckerei-example.com' });
+    const invitation = await createTestInvitation(db, { accountId, siteUrl: app.config.siteUrl, invitedByUserId: owner.userId });
+    const key = await createTestApiKey(db, app, accountId, { name: 'Production server', createdByUserId: owner.userId });
+
+    // Codes: a URL code re-pointed twice (destination history) and scanned, and page types.
+    const poster = await createTestCode(key, { name: 'Spring poster in the shop window', url: 'https://example.com/spring/2026/campaign?utm_source=poster&utm_medium=print' });
+    await key.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: poster.id } }, body: { url: 'https://example.com/summer/2026/a-rather-long-path/for-the-campaign' } });
+    const card = await createTestTypedCode(db, { accountId, userId: owner.userId }, { type: 'VCARD_PLUS', name: 'Business card', siteUrl: app.config.siteUrl });
+    await createTestTypedCode(db, { accountId, userId: owner.userId }, { type: 'WIFI', name: 'Guest Wi-Fi', siteUrl: app.config.siteUrl });
+    await createTestTypedCode(db, { accountId, userId: owner.userId }, { type: 'BUSINESS', name: 'Opening hours', siteUrl: app.config.siteUrl });
+    for (let i = 0; i < 3; i++) await scan(app, poster.slug);
+
+    const template = await createDesignTemplate(db, { accountId, name: 'Brand colours', design: DEFAULT_DESIGN });
+    const csv = 'type;name;url\r\nURL;Flyer;https://example.com/flyer\r\nURL;Broken;not a url\r\n';
+    const checked = await checkImport(db, { accountId, userId: owner.userId, fileName: 'flyers.csv', bytes: Buffer.from(csv) });
+    if (!checked.ok) throw new Error(checked.message);
+    await setWebhook(db, app.box, { accountId, url: 'http://127.0.0.1:9/hooks/qroute', allowPrivate: true });
+    // The scan's delivery is written with the scan, in a batch a moment later: the test waits for it (deliveryPath).
+    await scan(app, poster.slug);
+
+    signedIn.push(
+      '/codes',
+      '/codes/new',
+      '/codes/new?type=BUSINESS',
+      `/codes/${poster.id}`,
+      `/codes/${card.id}`,
+      `/codes/${poster.id}/analytics`,
+      `/codes/${poster.id}/design`,
+      `/codes/${poster.id}/delete`,
+      '/imports',
+      `/imports/${checked.importId}`,
+      '/designs',
+      `/designs/${template.id}`,
+      `/designs/${template.id}/delete`,
+      '/analytics',
+      '/api-and-webhooks',
+      '/api-and-webhooks/deliveries',
+      `/api-and-webhooks/keys/${key.keyId}/revoke`,
+      '/api-and-webhooks/webhook/remove',
+      '/people',
+      `/people/invitations/${invitation.id}/revoke`,
+      `/people/${member.userId}/remove`,
+      '/account',
+      '/account/branding',
+      '/codes/qr_0000000000000000000000000', // the dashboard's "Not found" page
+    );
+    const reset = await createPasswordReset(db, { email: member.email, siteUrl: app.config.siteUrl });
+    signedOut.push(new URL(invitation.url).pathname, new URL(reset!.url).pathname);
+  },
+  // Deliveries stay pending (no worker), so the log and a delivery's page have rows without waiting on a receiver;
+  // sign-up is open, so its page is there to check.
+  { overrides: { webhookWorker: false, dashboard: { ...loadConfig({}).dashboard, signup: 'open' } } },
+);
+
+const PHONE = { viewport: { width: 390, height: 844 }, userAgent: IPHONE_SAFARI, isMobile: true, hasTouch: true } as const;
+const LAPTOP = { viewport: { width: 1280, height: 800 } } as const;
+/** Pages whose screenshots people look at (test-results/layout-<size>-<page>.png); the others are only checked. */
+const SCREENSHOTS = new Set(['/login', '/codes', '/codes/new?type=BUSINESS', '/api-and-webhooks', '/analytics', '/people', '/imports']);
+
+/** What is wrong with the page as loaded now: sideways scroll, axe's serious and critical violations, no skip link first. */
+async function problemsOf(page: Page, name: string): Promise<string[]> {
+  const problems: string[] = [];
+  const width = page.viewportSize()!.width;
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  if (scrollWidth > width) problems.push(`${name}: ${scrollWidth} px wide in a ${width} px viewport, by ${(await overflowing(page)).join(', ')}`);
+  for (const violation of await accessibilityViolations(page)) problems.push(`${name}: ${violation}`);
+  // From the top of the page (the address bar), the first Tab reaches the skip link.
+  await page.keyboard.press('Tab');
+  const first = await page.evaluate(() => `${document.activeElement?.textContent?.trim()} → ${document.activeElement?.getAttribute('href')}`);
+  if (first !== 'Skip to content → #main') problems.push(`${name}: the first tab stop is ${first}`);
+  return problems;
+}
+
+/** The innermost elements that reach past the viewport's right edge (what makes the page scroll sideways). */
+function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const wide = [...document.querySelectorAll('body *')].filter((element) => element.checkVisibility() && element.getBoundingClientRect().right > width + 1);
+    return wide
+      .filter((element) => !wide.some((other) => other !== element && element.contains(other)))
+      .slice(0, 3)
+      .map((element) => `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${element.className} (${Math.round(element.getBoundingClientRect().right)} px)`);
+  });
+}
+
+/** The element that has focus, as "tag.class#id". */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const element = document.activeElement;
+    return element ? `${element.tagName.toLowerCase()}.${element.className}#${element.id}` : 'nothing';
+  });
+}
+
+/** Every page at one size: each checked (problemsOf), the main ones photographed. */
+async function visitAll(context: BrowserContext, size: string, paths: string[]): Promise<string[]> {
+  const problems: string[] = [];
+  const page = await context.newPage();
+  for (const path of paths) {
+    await page.goto(`${app.origin}${path}`);
+    problems.push(...(await problemsOf(page, `${size} ${path}`)));
+    if (SCREENSHOTS.has(path)) await screenshot(page, `layout-${size}-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`);
+  }
+  await page.close();
+  return problems;
+}
+
+/** The page of the account's one webhook delivery, once the scan that makes it is written. */
+async function deliveryPath(): Promise<string> {
+  const find = () => database.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', owner.accountId).executeTakeFirst();
+  await expect.poll(find).toBeDefined();
+  return `/api-and-webhooks/deliveries/${(await find())!.id}`;
+}
+
+/** Signed out and signed in, every page at one size; a phone and a laptop run side by side in the one browser. */
+async function checkEverything(options: typeof PHONE | typeof LAPTOP, size: string, signedInPaths: string[]): Promise<string[]> {
+  const context = await browser.newContext(options);
+  try {
+    const problems = await visitAll(context, size, signedOut);
+    const page = await context.newPage();
+    await signIn(page, app, owner);
+    await page.close();
+    return [...problems, ...(await visitAll(context, size, signedInPaths))];
+  } finally {
+    await context.close();
+  }
+}
+
+describe('every dashboard page on a phone and a laptop', () => {
+  it('scrolls no page sideways, has no serious or critical axe violation and offers a skip link as the first tab stop', async () => {
+    const paths = [...signedIn, await deliveryPath()];
+    const problems = (await Promise.all([checkEverything(PHONE, 'phone', paths), checkEverything(LAPTOP, 'laptop', paths)])).flat();
+    expect(problems).toEqual([]);
+  }, BROWSER_TEST_TIMEOUT);
+
+  it('on a phone: the navigation is one "Menu" button that opens with the keyboard; a refused form puts focus on its error summary', async () => {
+    const context = await browser.newContext(PHONE);
+    try {
+      const page = await context.newPage();
+      await signIn(page, app, owner);
+      await page.goto(`${app.origin}/codes/new`);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      expect(await nav.getByRole('link', { name: 'People' }).isVisible()).toBe(false);
+      const bar = await nav.boundingBox();
+      expect(bar!.height).toBeLessThan(80);
+      await nav.getByText('Menu').focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => nav.getByRole('link', { name: 'People' }).isVisible()).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => nav.getByRole('link', { name: 'People' }).isVisible()).toBe(false);
+
+      // A type from the picker lands on its form.
+      await page.getByRole('navigation', { name: 'Type' }).getByRole('link', { name: 'Business page' }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 2, name: 'Business page' }).isVisible()).toBe(true);
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+
+      // Values the browser accepts and the server refuses: focus goes to the summary, whose links lead to the fields.
+      await page.goto(`${app.origin}/codes/new`);
+      await page.getByLabel('Name').fill('   ');
+      await page.getByLabel('Destination URL').fill('ftp://example.com/file');
+      await page.getByRole('button', { name: 'Create code' }).click();
+      await expect.poll(() => focused(page)).toBe('div.error-summary#');
+      const links = page.locator('.error-summary a');
+      expect(await links.count()).toBe(2);
+      await links.nth(1).click();
+      await expect.poll(() => focused(page)).toBe('input.#new-code-url');
+      await screenshot(page, 'layout-phone-refused-code');
+    } finally {
+      await context.close();
+    }
+  }, BROWSER_TEST_TIMEOUT);
+
+  it('on a laptop: a refused password change puts focus on its error summary', async () => {
+    const context = await browser.newContext(LAPTOP);
+    try {
+      const page = await context.newPage();
+      await signIn(page, app, owner);
+      await page.goto(`${app.origin}/account`);
+      await page.getByLabel('Current password').fill('not the password');
+      await page.getByLabel('New password', { exact: true }).fill('a new long password');
+      await page.getByLabel('Confirm new password').fill('a new long password');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await expect.poll(() => focused(page)).toBe('div.error-summary#');
+      expect(await page.locator('.error-summary a').first().getAttribute('href')).toBe('#current-password');
+    } finally {
+      await context.close();
+    }
+  }, BROWSER_TEST_TIMEOUT);
+});
