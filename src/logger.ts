@@ -25,6 +25,8 @@ export function createLogger(options: { level: string; format?: LogFormat; desti
         paths: [
           'req.headers.authorization',
           'req.headers.cookie',
+          // pino-http logs the response's headers: a sign-in's session cookie among them.
+          'res.headers["set-cookie"]',
           'key',
           'secret',
           'password',
@@ -52,6 +54,15 @@ function prettyStream(destination: pino.DestinationStream | undefined, colours: 
     colorize: colours,
     sync: true,
     translateTime: 'SYS:HH:MM:ss.l',
-    ignore: 'pid,hostname',
+    // One line an event; a request reads as "GET /codes 200 in 12 ms", its headers left to LOG_FORMAT=json.
+    singleLine: true,
+    ignore: 'pid,hostname,req,res,responseTime',
+    messageFormat: (log, messageKey) => {
+      const message = String(log[messageKey] ?? '');
+      const { req, res, responseTime } = log as { req?: { id?: string; method?: string; url?: string }; res?: { statusCode?: number }; responseTime?: number };
+      if (!req?.method) return message;
+      const request = `${req.method} ${req.url ?? ''} ${res?.statusCode ?? ''}${responseTime === undefined ? '' : ` in ${responseTime} ms`} (request ${req.id ?? '?'})`;
+      return message === 'request completed' ? request : `${request}: ${message}`;
+    },
   });
 }
