@@ -88,6 +88,11 @@ function searchTerm(query: string | undefined): string | undefined {
 
 /** `name ilike '%term%'` with the term's own `%`, `_` and `\` taken literally; the trigram index serves it. */
 function nameContains(term: string) {
-  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = `%${likeLiteral(term)}%`;
   return (eb: ExpressionBuilder<DatabaseSchema, 'qr_codes'>) => eb('name', 'ilike', pattern);
+}
+
+/** Text as a LIKE pattern that matches only itself: its `%`, `_` and `\` escaped (backslash is the default escape). */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

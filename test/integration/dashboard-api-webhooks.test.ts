@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, listApiKeys } from '../../src/accounts/api-keys.js';
 import { getWebhook, revealWebhookSecret } from '../../src/webhooks/webhook-settings.js';
@@ -173,7 +174,8 @@ describe('times', () => {
     const person = await createPerson(database.db);
     const http = await dashboardHttp(app, person);
     const key = await createApiKey(database.db, person.accountId, { name: 'summer key' });
-    await database.db.updateTable('api_keys').set({ created_at: new Date('2026-07-01T12:00:00Z') }).where('id', '=', key.id).execute();
+    // created_at is never written by the app (the schema says so); a test moves it to a known summer instant.
+    await sql`update api_keys set created_at = '2026-07-01T12:00:00Z' where id = ${key.id}`.execute(database.db);
     const inNewYork = await (await http.get(`${SECTION}?tz=America/New_York`)).text();
     expect(inNewYork).toContain('<time datetime="2026-07-01T12:00:00.000Z" title="2026-07-01 12:00:00 UTC"><span class="nowrap">1 Jul 2026</span> <span class="nowrap">08:00 GMT-4</span></time>');
     const inBerlin = await (await http.get(`${SECTION}?tz=Europe/Berlin`)).text();

@@ -7,6 +7,8 @@ import { CodeFields } from './code-fields.js';
 import { numberFormat, type ShownCode } from './code-row.js';
 import { DestinationHistory } from './destination-history.js';
 import { When } from './when.js';
+import type { Namesake } from '../../codes/namesakes.js';
+import { NamesakesNote } from './namesakes-note.js';
 import { kindOf, isCodeTypeName } from '../../codes/types/index.js';
 import { shortUrlDoes, TYPE_FORMS, typeLabel } from './type-forms/index.js';
 import { TypedCodeForm, type TypedFormState } from './typed-code-form.js';
@@ -34,6 +36,8 @@ export interface CodePageProps {
   refused?: boolean;
   /** A Wi-Fi code whose image holds the network itself (src/codes/image-text.ts): static, its scans uncounted. */
   directWifi?: boolean;
+  /** Other codes of the account with the same name (src/codes/namesakes.ts). */
+  namesakes?: { shown: Namesake[]; total: number } | undefined;
 }
 
 export function CodePage(props: CodePageProps) {
@@ -46,6 +50,7 @@ export function CodePage(props: CodePageProps) {
       <h1>{code.name}</h1>
       {props.done && <Flash kind="ok">{DONE_MESSAGES[props.done]}</Flash>}
       {props.refused && <Flash kind="error">Nothing was saved: see the messages below.</Flash>}
+      {props.namesakes && <NamesakesNote name={code.name} namesakes={props.namesakes} />}
       <div class="grid code-overview">
         <CodeDownloads code={code} />
         <CodeFacts code={code} context={context} zone={props.zone} directWifi={props.directWifi ?? false} />

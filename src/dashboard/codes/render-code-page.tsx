@@ -3,6 +3,7 @@ import { getQrCode, listDestinationChanges } from '../../codes/index.js';
 import { isDirectWifi } from '../../codes/image-text.js';
 import { currentContent } from '../../codes/update-typed-code.js';
 import { isCodeTypeName } from '../../codes/types/index.js';
+import { namesakesOf } from '../../codes/namesakes.js';
 import { pageContext, sessionOf, type DashboardDependencies } from '../shared/context.js';
 import { CodePage, DONE_MESSAGES, type CodePageProps } from './code-page.js';
 import { withShortUrl } from './code-row.js';
@@ -32,6 +33,7 @@ export async function renderCodePage(
     getQrCode(deps.db, { accountId, id: codeId }),
     listDestinationChanges(deps.db, { accountId, codeId, limit: HISTORY_LIMIT }),
   ]);
+  const namesakes = await namesakesOf(deps.db, { accountId, id: code.id, name: code.name });
   let typed = options.typedEdit;
   if (typed === undefined && code.type !== 'URL' && isCodeTypeName(code.type)) {
     const stored = await currentContent(deps.db, { accountId, id: codeId });
@@ -54,6 +56,7 @@ export async function renderCodePage(
       typedEdit={typed}
       refused={refused}
       directWifi={directWifi}
+      namesakes={namesakes}
     />
   );
   sendPage(res, page, options.status);
