@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/paths.js';
 import { loadConfig } from '../../src/config.js';
 import { createDesignTemplate } from '../../src/designs/index.js';
 import { checkImport } from '../../src/imports/check-import.js';
@@ -7,7 +10,7 @@ import { createPasswordReset } from '../../src/people/password-resets.js';
 import { DEFAULT_DESIGN } from '../../src/qr/design/design.js';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot } from '../support/browser.js';
-import { useBrowserSuite } from '../support/browser-suite.js';
+import { BROWSER_SUITE_TIMEOUT, useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
 import { signIn } from '../support/dashboard.js';
 import { createPerson, createTestApiKey, createTestCode, createTestInvitation, createTestTypedCode, type TestPerson } from '../support/factories.js';
@@ -47,6 +50,10 @@ const signedIn: string[] = [];
 /** Paths of pages that a signed-out visitor sees. */
 const signedOut: string[] = ['/login', '/password-reset', '/signup'];
 
+beforeAll(async () => {
+  // What `npm start` does first (about 3 s); the build renames the page into place, so other files building it too is fine.
+  await promisify(execFile)('npm', ['run', '--silent', 'docs'], { cwd: PROJECT_ROOT });
+}, BROWSER_SUITE_TIMEOUT);
 useBrowserSuite(
   async (suite) => {
     ({ database, app, browser } = suite);
@@ -113,12 +120,13 @@ const LAPTOP = { viewport: { width: 1280, height: 800 } } as const;
 const SCREENSHOTS = new Set(['/login', '/codes', '/codes/new?type=BUSINESS', '/api-and-webhooks', '/analytics', '/people', '/imports']);
 
 /** What is wrong with the page as loaded now: sideways scroll, axe's serious and critical violations, no skip link first. */
-async function problemsOf(page: Page, name: string): Promise<string[]> {
+async function problemsOf(page: Page, name: string, options: { skipLink: boolean } = { skipLink: true }): Promise<string[]> {
   const problems: string[] = [];
   const width = page.viewportSize()!.width;
   const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   if (scrollWidth > width) problems.push(`${name}: ${scrollWidth} px wide in a ${width} px viewport, by ${(await overflowing(page)).join(', ')}`);
   for (const violation of await accessibilityViolations(page)) problems.push(`${name}: ${violation}`);
+  if (!options.skipLink) return problems;
   // From the top of the page (the address bar), the first Tab reaches the skip link.
   await page.keyboard.press('Tab');
   const first = await page.evaluate(() => `${document.activeElement?.textContent?.trim()} → ${document.activeElement?.getAttribute('href')}`);
@@ -174,7 +182,14 @@ async function checkEverything(options: typeof PHONE | typeof LAPTOP, size: stri
     const page = await context.newPage();
     await signIn(page, app, owner);
     await page.close();
-    return [...problems, ...(await visitAll(context, size, signedInPaths))];
+    problems.push(...(await visitAll(context, size, signedInPaths)));
+    // The docs portal (Redoc's page, not the dashboard's layout: no skip link asked of it), once Redoc has drawn it.
+    const docs = await context.newPage();
+    await docs.goto(`${app.origin}/docs`);
+    await expect.poll(() => docs.getByRole('heading', { name: 'Quick start' }).isVisible(), { timeout: 20_000 }).toBe(true);
+    problems.push(...(await problemsOf(docs, `${size} /docs`, { skipLink: false })));
+    await screenshot(docs, `layout-${size}-docs`);
+    return problems;
   } finally {
     await context.close();
   }
