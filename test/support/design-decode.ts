@@ -175,7 +175,11 @@ const ZXING_FRAMES = [1, 0.9];
 export function isRefusedPair(input: Record<string, unknown>): boolean {
   const ring = (input.cornerFrame as { shape: string }).shape;
   const centre = (input.cornerDot as { shape: string }).shape;
-  return (ring === 'square' && centre === 'dot') || (ring === 'dot' && centre === 'square') || (input.moduleShape === 'dots' && ring !== centre);
+  return (
+    (ring === 'square' && centre === 'dot') ||
+    (ring === 'dot' && centre === 'square') ||
+    (input.moduleShape === 'dots' && ring !== centre && (ring === 'square' || centre === 'square'))
+  );
 }
 
 /** Renders an allowed design and decodes it with both: why it failed, or whether ZXing needed its second frame. */

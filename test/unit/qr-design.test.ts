@@ -154,7 +154,7 @@ describe('scannability checks', () => {
     expect(obscuredShare(createMatrix(VCARD, 'H'), 'H', 0, 0)).toBe(0);
   });
 
-  it('refuses a round corner dot in a square corner frame and the reverse, and any mismatch with dot modules', () => {
+  it('refuses a round corner dot in a square corner frame and the reverse, and with dot modules any square corner that does not match', () => {
     expect(checkDesign(design({ cornerDot: { shape: 'dot' } }))).toEqual([
       { path: '/cornerDot/shape', message: 'a round corner dot in a square corner frame is missed by some scanners; choose a square or rounded corner dot' },
     ]);
@@ -164,10 +164,13 @@ describe('scannability checks', () => {
     expect(checkDesign(design({ moduleShape: 'dots', cornerFrame: { shape: 'rounded' }, cornerDot: { shape: 'square' } }))).toEqual([
       { path: '/cornerDot/shape', message: 'with dot modules, a square corner dot in a rounded corner frame is missed by some scanners; choose a rounded corner dot' },
     ]);
+    // The combination other generators offer: dots, a rounded corner frame and a round corner dot (it decodes; see design-checks.ts).
+    expect(checkDesign(design({ moduleShape: 'dots', cornerFrame: { shape: 'rounded' }, cornerDot: { shape: 'dot' } }))).toEqual([]);
     for (const moduleShape of MODULE_SHAPES) {
       for (const frame of CORNER_FRAME_SHAPES) {
         for (const dot of CORNER_DOT_SHAPES) {
-          const mismatched = (frame === 'square' && dot === 'dot') || (frame === 'dot' && dot === 'square') || (moduleShape === 'dots' && frame !== dot);
+          const mismatched =
+            (frame === 'square' && dot === 'dot') || (frame === 'dot' && dot === 'square') || (moduleShape === 'dots' && frame !== dot && (frame === 'square' || dot === 'square'));
           const problems = checkDesign(design({ moduleShape, cornerFrame: { shape: frame }, cornerDot: { shape: dot } }));
           expect(problems.length, `${moduleShape} ${frame} ${dot}`).toBe(mismatched ? 1 : 0);
         }
