@@ -82,13 +82,16 @@ describe('the design editor in a browser', () => {
       // A logo upload keeps the unsaved fields: only the logo part and the preview change, the page is not reloaded.
       await page.getByLabel('Foreground colour (one colour)').fill('#1d3557');
       await expect.poll(() => page.locator('#design-preview').textContent(), { timeout: 10_000 }).toContain('passes the scanning checks');
+      await page.evaluate(() => {
+        window.designTestMark = 'before the upload';
+      });
       await page.getByLabel('Logo file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png(32, 32, [230, 90, 20, 255]) });
       await page.getByRole('button', { name: 'Upload logo' }).click();
       await expect.poll(() => page.locator('#design-logo-status').textContent(), { timeout: 10_000 }).toContain('Logo saved with the design');
       await expect.poll(() => preview(page), { timeout: 10_000 }).toContain('<image');
       expect(await page.getByLabel('Foreground colour (one colour)').inputValue()).toBe('#1d3557');
       expect(await page.getByLabel('Module shape').inputValue()).toBe('dots');
-      expect(await page.evaluate(() => window.designTestMark)).toBe('still here');
+      expect(await page.evaluate(() => window.designTestMark)).toBe('before the upload');
       expect(await page.getByLabel('Remove the logo').isChecked()).toBe(false);
 
       // Saved.

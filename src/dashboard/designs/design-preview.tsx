@@ -1,9 +1,10 @@
 /**
  * The preview beside the editor: the server-rendered SVG of the design as the fields stand, and whether it passes
  * the scanning checks, in words. On the page (`page`) both parts are drawn, the image part empty when there is no
- * image yet. As the answer to the editor's htmx preview request, both parts swap in out of band (the form swaps
- * nothing itself), and a refused design sends only its reasons: the last preview that passed stays on screen beside
- * them instead of vanishing. `#design-preview` around them is a live region, so a screen reader hears a refusal.
+ * image. As the answer to the editor's htmx preview request, both parts swap in out of band (the form swaps nothing
+ * itself), and a refused design sends only its reasons: the last preview that passed stays on screen beside them
+ * instead of vanishing (a page with a refused form shows the design as last saved: previewWithLastGood).
+ * `#design-preview` around them is a live region, so a screen reader hears a refusal.
  */
 export function DesignPreview(props: { svg: string | null; problems: string[]; page?: boolean }) {
   const outOfBand = props.page ? {} : { 'hx-swap-oob': 'true' };
@@ -28,7 +29,7 @@ export function DesignPreview(props: { svg: string | null; problems: string[]; p
                 <li>{problem}</li>
               ))}
             </ul>
-            {!props.page && <p class="muted">The preview shows the last version of the design that passed the checks.</p>}
+            {(!props.page || props.svg !== null) && <p class="muted">The preview shows the last version of the design that passed the checks.</p>}
           </div>
         ) : (
           <p class="muted">This design passes the scanning checks.</p>

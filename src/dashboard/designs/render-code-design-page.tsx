@@ -7,7 +7,7 @@ import { withShortUrl } from '../codes/code-row.js';
 import { CODE_DESIGN_DONE, CodeDesignPage } from './code-design-page.js';
 import { sendPage } from '../shared/render.js';
 import { designFormValues, designInput, type DesignFormValues } from './design-form.js';
-import { codeText, renderPreview } from './render-preview.js';
+import { codeText, previewWithLastGood, renderPreview } from './render-preview.js';
 
 /** The code's design page, as stored (GET) or with a refused form as sent (`refused`). */
 export async function renderCodeDesignPage(
@@ -23,7 +23,8 @@ export async function renderCodeDesignPage(
     listDesignTemplates(deps.db, accountId),
   ]);
   const values = refused?.values ?? designFormValues(look.design ?? DEFAULT_DESIGN);
-  const preview = await renderPreview(deps, designInput(values, look.design?.logo?.png ?? null), await codeText(deps, code, accountId));
+  const text = await codeText(deps, code, accountId);
+  const preview = await previewWithLastGood(deps, await renderPreview(deps, designInput(values, look.design?.logo?.png ?? null), text), look.design ?? DEFAULT_DESIGN, text);
   const done = typeof req.query.done === 'string' && Object.hasOwn(CODE_DESIGN_DONE, req.query.done) ? (req.query.done as keyof typeof CODE_DESIGN_DONE) : undefined;
   sendPage(
     res,

@@ -46,3 +46,12 @@ export async function renderPreview(deps: DashboardDependencies, input: unknown,
     throw error;
   }
 }
+
+/**
+ * A page's preview of a refused form keeps an image, as the live editor does: the design as last saved (which passed
+ * the checks then), beside the reasons the form's version is refused. Without a refusal, the preview as it is.
+ */
+export async function previewWithLastGood(deps: DashboardDependencies, preview: Preview, saved: Design, text: string): Promise<Preview> {
+  if (preview.svg !== null) return preview;
+  return { ...preview, svg: (await renderPreview(deps, saved, text)).svg };
+}

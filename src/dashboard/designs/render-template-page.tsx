@@ -5,7 +5,7 @@ import { pageContext, sessionOf, type DashboardDependencies } from '../shared/co
 import { DesignTemplatePage, TEMPLATE_DONE } from './design-template-page.js';
 import { sendPage } from '../shared/render.js';
 import { designFormValues, designInput, type DesignFormValues } from './design-form.js';
-import { renderPreview, sampleText } from './render-preview.js';
+import { previewWithLastGood, renderPreview, sampleText } from './render-preview.js';
 
 /** Codes offered on a template's page to apply it to: a page of the newest, or of those matching a search. */
 const APPLY_LIST_LIMIT = 100;
@@ -29,7 +29,8 @@ export async function renderTemplatePage(
     codes.map((code) => code.id),
   );
   const values = refused?.values ?? designFormValues(template.design);
-  const preview = await renderPreview(deps, designInput(values, template.design.logo?.png ?? null), sampleText(deps));
+  const text = sampleText(deps);
+  const preview = await previewWithLastGood(deps, await renderPreview(deps, designInput(values, template.design.logo?.png ?? null), text), template.design, text);
   const done = typeof req.query.done === 'string' && Object.hasOwn(TEMPLATE_DONE, req.query.done) ? (req.query.done as keyof typeof TEMPLATE_DONE) : undefined;
   const applied = typeof req.query.applied === 'string' && /^\d{1,6}$/.test(req.query.applied) ? Number(req.query.applied) : undefined;
   sendPage(
