@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
@@ -8,6 +9,7 @@ import type { TestDatabase } from '../support/database.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import { png } from '../support/sample-files.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
+import { strictComponent, typesOf } from '../support/strict-calendar.js';
 import type { TestApp } from '../support/test-app.js';
 import { useWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -91,6 +93,22 @@ async function phonePage(): Promise<{ page: Page; close: () => Promise<void> }> 
     await context.close();
   } };
 }
+
+/**
+ * The names of the opening-hours time fields narrower than their widest value in a 12-hour locale: the text's
+ * width in the field's font, its padding and border, and 24 px for the picker's icon. A string (the project
+ * compiles without the DOM library).
+ */
+const TIME_FIELDS_TOO_NARROW = `(() => {
+  const context = document.createElement('canvas').getContext('2d');
+  return [...document.querySelectorAll('.opening-hours input[type="time"]')].filter((input) => {
+    const style = getComputedStyle(input);
+    context.font = style.font;
+    const px = (value) => parseFloat(value) || 0;
+    const needed = context.measureText('00:00 PM').width + px(style.paddingLeft) + px(style.paddingRight) + px(style.borderLeftWidth) + px(style.borderRightWidth) + 24;
+    return input.getBoundingClientRect().width < needed;
+  }).map((input) => input.name);
+})()`;
 
 async function redirectOf(shortUrl: string, userAgent: string): Promise<string | null> {
   const response = await fetch(shortUrl, { redirect: 'manual', headers: { 'User-Agent': userAgent } });
@@ -232,12 +250,18 @@ describe('code types in a browser', () => {
     await page.getByLabel('Monday closes (1)').fill('12:00');
     await page.getByLabel('Monday opens (2)').fill('13:00');
     await page.getByLabel('Monday closes (2)').fill('18:00');
+    // The same hours every weekday in one click; Saturday is left as it is.
+    await page.getByRole('button', { name: 'Copy Monday to Tuesday–Friday' }).click();
+    expect(await page.getByLabel('Friday opens (1)').inputValue()).toBe('08:00');
+    expect(await page.getByLabel('Friday closes (2)').inputValue()).toBe('18:00');
     await page.getByLabel('Saturday opens (1)').fill('14:00');
     await page.getByLabel('Saturday closes (1)').fill('09:00');
+    // At laptop width every time field is wide enough for "00:00 PM" and the picker's icon (it was cut to "02:0").
+    expect(await page.evaluate(TIME_FIELDS_TOO_NARROW)).toEqual([]);
     await page.getByLabel('Phone').fill('+49 30 1234567');
     await page.getByRole('button', { name: 'Create code' }).click();
     // The interval that ends before it begins is named at its own field; everything typed is still there.
-    await expect.poll(() => page.getByText('Saturday closes (1) must be after opens.').count()).toBe(1);
+    await expect.poll(() => page.locator('.field-error', { hasText: 'Saturday closes (1) must be after opens.' }).count()).toBe(1);
     expect(await page.getByLabel('Saturday closes (1)').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Monday closes (2)').inputValue()).toBe('18:00');
     await checkPage(page, 'code-types-business-refused', watched);
@@ -252,6 +276,7 @@ describe('code types in a browser', () => {
     await phone.page.goto(shortUrl);
     expect(await phone.page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Bakery');
     expect(await phone.page.locator('dd').first().textContent()).toBe('08:00–12:00, 13:00–18:00');
+    expect(await phone.page.locator('dd').nth(4).textContent()).toBe('08:00–12:00, 13:00–18:00');
     expect(await phone.page.getByRole('link', { name: 'Call +49 30 1234567' }).getAttribute('href')).toBe('tel:+49301234567');
     expect(await accessibilityViolations(phone.page)).toEqual([]);
     await screenshot(phone.page, 'code-types-business-phone');
@@ -266,6 +291,59 @@ describe('code types in a browser', () => {
     expect(await phone.page.locator('dd').first().textContent()).toBe('08:00–12:00, 13:00–19:30');
     await expect.poll(() => totalScans(page)).toBe('2');
     await expectSignedWebhooks(codeId, 2);
+    await phone.close();
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
+
+  it('EVENT and VCARD_PLUS: a new event starts in the browser’s zone and Enter completes a half-typed one; "Save contact" on the phone downloads the card in parts', async () => {
+    const { watched, page } = await signedInPage();
+    // The server guesses Tokyo (?tz=); the page corrects it to the browser's own zone.
+    await page.goto(`${app.origin}/codes/new?type=EVENT&tz=Asia/Tokyo`);
+    const zone = page.getByLabel('Time zone', { exact: true });
+    expect(await zone.inputValue()).toBe(await page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone'));
+    await page.getByLabel('Name', { exact: true }).fill('Launch');
+    await page.getByLabel('Event name').fill('Launch party');
+    await page.getByLabel('Starts').fill('2026-12-01T18:30');
+    await zone.fill('america/');
+    await zone.press('Enter');
+    expect(await zone.evaluate((input) => (input as unknown as { validationMessage: string }).validationMessage)).toMatch(/^\d+ time zones match: type more/);
+    expect(new URL(page.url()).pathname).toBe('/codes/new');
+    await zone.fill('europe/berl');
+    await zone.press('Enter');
+    expect(await zone.inputValue()).toBe('Europe/Berlin');
+    expect(new URL(page.url()).pathname).toBe('/codes/new');
+    // Complete, Enter sends the form as usual.
+    await zone.press('Enter');
+    await codeIdOf(page);
+    expect(await page.getByLabel('Time zone', { exact: true }).inputValue()).toBe('Europe/Berlin');
+
+    await page.goto(`${app.origin}/codes/new?type=VCARD_PLUS`);
+    await page.getByLabel('Name', { exact: true }).fill('Anna’s card');
+    await page.getByLabel('Given name').fill('Anna');
+    await page.getByLabel('Family name').fill("Müller-O'Brien");
+    await page.getByLabel('Organisation').fill('Bäckerei Müller, Berlin');
+    await page.getByLabel('Phone 1: Number').fill('+49 170 1234567');
+    await page.getByLabel('Phone 1: Type').selectOption('mobile');
+    await page.getByLabel('Phone 2: Number').fill('+49 30 1234567');
+    await page.getByLabel('Phone 2: Type').selectOption('work');
+    await page.getByLabel('Email 1: Address').fill('anna@baeckerei.example');
+    await page.getByLabel('Street and number').fill('Hauptstraße 1');
+    await page.getByLabel('Postcode').fill('10115');
+    await page.getByLabel('City').fill('Berlin');
+    await page.getByLabel('Country').fill('Deutschland');
+    await page.getByRole('button', { name: 'Create code' }).click();
+    await codeIdOf(page);
+    const shortUrl = (await page.locator('#short-url').textContent())!.trim();
+
+    const phone = await phonePage();
+    await phone.page.goto(shortUrl);
+    expect((await phone.page.locator('address').textContent())!.trim()).toBe('Hauptstraße 1\n10115 Berlin\nDeutschland');
+    const [download] = await Promise.all([phone.page.waitForEvent('download'), phone.page.getByRole('link', { name: 'Save contact' }).click()]);
+    const card = strictComponent(await readFile((await download.path())!, 'utf8'), 'vcard');
+    expect(card.getFirstPropertyValue('n')).toEqual(["Müller-O'Brien", 'Anna', '', '', '']);
+    expect(card.getFirstPropertyValue('org')).toBe('Bäckerei Müller, Berlin');
+    expect(card.getFirstProperty('adr')!.getValues()).toEqual([['', '', 'Hauptstraße 1', 'Berlin', '', '10115', 'Deutschland']]);
+    expect(card.getAllProperties('tel').map((tel) => [typesOf(tel), tel.getFirstValue()])).toEqual([[['cell'], '+49 170 1234567'], [['voice', 'work'], '+49 30 1234567']]);
     await phone.close();
     await watched.context.close();
   }, BROWSER_TEST_TIMEOUT);
