@@ -1,4 +1,4 @@
-import { unzipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteQrCode, updateQrCode } from '../../src/codes/qr-code-service.js';
@@ -10,6 +10,7 @@ import type { TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
 import type { TestApp } from '../support/test-app.js';
 import { createSignedInPerson, createTestTypedCode } from '../support/factories.js';
+import { pdf } from '../support/sample-files.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -128,7 +129,7 @@ describe('export', () => {
     await expect.poll(async () => (await freshHttp.get(`${path}/qr-codes.zip?format=svg`)).status, { timeout: 30_000 }).toBe(200);
   });
 
-  it('the ZIP draws each code in the saved design its row named, and the others in the default look', async () => {
+  it('the ZIP draws each code in the saved design its row named, and the others in the default look, in the formats and sizes a code\'s page offers', async () => {
     const { http: freshHttp, ...fresh } = await createSignedInPerson(database.db, app);
     await createDesignTemplate(database.db, { accountId: fresh.accountId, name: 'Brand Blue', design: { ...DEFAULT_DESIGN, foreground: { type: 'solid', color: '#1d4ed8' } } });
     const path = await importFile(freshHttp, 'type,name,url,design\r\nURL,Blue,https://example.com/b,brand blue\r\nURL,Plain,https://example.com/p,\r\n');
@@ -139,6 +140,56 @@ describe('export', () => {
     expect(Object.keys(files)).toEqual(['00002-Blue.svg', '00003-Plain.svg']);
     expect(Buffer.from(files['00002-Blue.svg']!).toString()).toContain('#1d4ed8');
     expect(Buffer.from(files['00003-Plain.svg']!).toString()).not.toContain('#1d4ed8');
+
+    const entries = async (query: string) => {
+      const answer = await freshHttp.get(`${path}/qr-codes.zip?${query}`);
+      expect(answer.status, query).toBe(200);
+      return { name: /filename="([^"]+)"/.exec(answer.headers.get('content-disposition') ?? '')?.[1], files: unzipSync(new Uint8Array(await answer.arrayBuffer())) };
+    };
+    const pdfs = await entries('format=pdf');
+    expect(Object.keys(pdfs.files)).toEqual(['00002-Blue.pdf', '00003-Plain.pdf']);
+    expect(Buffer.from(pdfs.files['00003-Plain.pdf']!).subarray(0, 5).toString()).toBe('%PDF-');
+    const print = await entries('format=pdf&size_mm=30&bleed_mm=3&crop_marks=on');
+    expect(print.name).toMatch(/-pdf-30mm\.zip$/);
+    expect(Buffer.from(print.files['00002-Blue.pdf']!).subarray(0, 5).toString()).toBe('%PDF-');
+    // The PNG's width from its header: the size the link names (an old link without a size: 1024, as it was).
+    const width = (png: Uint8Array) => Buffer.from(png).readUInt32BE(16);
+    const large = await entries('format=png&size=2048');
+    expect(large.name).toMatch(/-png-2048px\.zip$/);
+    expect(width(large.files['00003-Plain.png']!)).toBe(2048);
+    expect(width((await entries('format=png')).files['00003-Plain.png']!)).toBe(1024);
+    expect((await freshHttp.get(`${path}/qr-codes.zip?format=png&size=1000`)).status).toBe(404);
+    expect((await freshHttp.get(`${path}/qr-codes.zip?format=pdf&size_mm=0`)).status).toBe(400);
+  });
+
+  it('the template for all types has the export\'s columns and example rows of several types, and imports cleanly', async () => {
+    const { http: freshHttp, ...fresh } = await createSignedInPerson(database.db, app);
+    const template = await freshHttp.get('/imports/templates/all-types.csv');
+    expect(template.status).toBe(200);
+    const text = (await template.text()).replace(/^\uFEFF/, '');
+    const exported = (await (await freshHttp.get('/imports/export.csv')).text()).replace(/^\uFEFF/, '');
+    const header = text.split('\r\n')[0]!;
+    expect(header).toBe(exported.split('\r\n')[0]);
+    expect(header.startsWith('type,name,externalId,design,')).toBe(true);
+    const path = await importFile(freshHttp, text);
+    expect(await (await freshHttp.get(path)).text()).toContain('5 codes created, 0 skipped, 0 failed.');
+    expect(new Set((await contents(fresh.accountId)).map((code) => code.type))).toEqual(new Set(['URL', 'VCARD_PLUS', 'BUSINESS', 'EVENT', 'WIFI']));
+  });
+
+  it('takes a ZIP of the CSV and its files through the upload form, and refuses an unsafe one on the page with its code, never a 500', async () => {
+    const { http: freshHttp, ...fresh } = await createSignedInPerson(database.db, app);
+    const zip = zipSync({ 'spring/codes.csv': strToU8('type,name,fileId,title\r\nPDF,Menu,menu.pdf,Spring menu\r\n'), 'spring/menu.pdf': pdf() });
+    const path = await importFile(freshHttp, Buffer.from(zip));
+    expect(await (await freshHttp.get(path)).text()).toContain('1 code created, 0 skipped, 0 failed.');
+    const [made] = await contents(fresh.accountId);
+    const file = await database.db.selectFrom('files').select(['kind', 'original_name']).where('id', '=', (made!.content as { fileId: string }).fileId).executeTakeFirstOrThrow();
+    expect(file).toEqual({ kind: 'pdf', original_name: 'menu.pdf' });
+
+    const evil = await upload(freshHttp, 'evil.zip', Buffer.from(zipSync({ 'codes.csv': strToU8('type,name\r\n'), '../../etc/cron.d/evil': strToU8('x') })));
+    expect(evil.status).toBe(400);
+    const page = await evil.text();
+    expect(page).toContain('The ZIP has an entry named &quot;../../etc/cron.d/evil&quot;');
+    expect(page).toContain('(code zip_unsafe_name)');
   });
 
   it('refuses a file it cannot read with a sentence on the upload page, never a 500', async () => {

@@ -9,6 +9,7 @@ import { type QrImageRequest } from '../../qr/render.js';
 import { imageTextOfCode } from '../../codes/image-text.js';
 import { sessionOf, type DashboardDependencies } from '../shared/context.js';
 import { DashboardError } from '../shared/errors.js';
+import { type DownloadChoice, parseDownload } from '../codes/image-sizes.js';
 
 /**
  * ZIPs rendering at once: one per account, and two per instance. A ZIP renders one image at a time, but each
@@ -18,12 +19,22 @@ import { DashboardError } from '../shared/errors.js';
 export const ZIPS_PER_ACCOUNT = 1;
 export const ZIPS_PER_INSTANCE = 2;
 
-/** One PNG size for the whole ZIP: about 8.7 cm at 300 dpi, the code page's usual print size. */
+/** The PNG size of a link made before the ZIP offered every size (`?format=png`): about 8.7 cm at 300 dpi. */
 export const ZIP_PNG_SIZE = 1024;
-const SVG_SIZE = 1024;
 
 /**
- * GET /imports/:id/qr-codes.zip?format=svg|png: the QR image of every code the import created, streamed. Each
+ * The images a ZIP holds: the downloads the code's page offers (dashboard/codes/image-sizes.ts), by the same
+ * query: `?format=svg`, `?format=pdf` (with the print shop's `size_mm`, `bleed_mm`, `crop_marks`, `cmyk` if
+ * given), `?format=png&size=512|1024|2048|4096`; no format is SVG, as before. Undefined for anything else.
+ */
+export function zipChoice(query: Record<string, unknown>): ReturnType<typeof parseDownload> {
+  if (query.format === undefined && query.size === undefined) return parseDownload({ format: 'svg' });
+  if (query.format === 'png' && query.size === undefined) return parseDownload({ format: 'png', size: String(ZIP_PNG_SIZE) });
+  return parseDownload(query);
+}
+
+/**
+ * GET /imports/:id/qr-codes.zip?format=…: the QR image of every code the import created, streamed. Each
  * image is rendered (in the render pool, one at a time so a large ZIP never crowds out other renders) and written
  * into the ZIP as it is made, waiting for the client to take the bytes: memory holds one image, never the ZIP.
  * Images are stored, not deflated: PNGs are compressed already, and it keeps the stream simple.
@@ -33,8 +44,9 @@ export function downloadImportZip(deps: DashboardDependencies): RequestHandler<{
   const running = new Map<string, number>();
   let total = 0;
   return async (req, res) => {
-    const format = req.query.format === 'png' ? 'png' : req.query.format === 'svg' || req.query.format === undefined ? 'svg' : undefined;
-    if (!format) throw new DashboardError(404, 'No such download', 'Choose one of the downloads on the import page.');
+    const choice = zipChoice(req.query);
+    if (!choice) throw new DashboardError(404, 'No such download', 'Choose one of the downloads on the import page.');
+    if ('problems' in choice) throw new DashboardError(400, 'This PDF cannot be made', choice.problems.join(' '));
     const { accountId } = sessionOf(res).user;
     const summary = await getImport(deps.db, accountId, req.params.id);
     if ((running.get(accountId) ?? 0) >= ZIPS_PER_ACCOUNT) {
@@ -48,7 +60,7 @@ export function downloadImportZip(deps: DashboardDependencies): RequestHandler<{
     running.set(accountId, (running.get(accountId) ?? 0) + 1);
     total += 1;
     try {
-      await writeZip(deps, res, accountId, summary, format);
+      await writeZip(deps, res, accountId, summary, choice);
     } finally {
       total -= 1;
       const left = (running.get(accountId) ?? 1) - 1;
@@ -63,11 +75,13 @@ async function writeZip(
   res: Response,
   accountId: string,
   summary: Awaited<ReturnType<typeof getImport>>,
-  format: 'svg' | 'png',
+  choice: DownloadChoice,
 ): Promise<void> {
+  const { format } = choice;
   res.status(200);
   res.setHeader('Content-Type', 'application/zip');
-  res.setHeader('Content-Disposition', `attachment; filename="qroute-import-${summary.createdAt.toISOString().slice(0, 10)}-${format}.zip"`);
+  const kind = format === 'png' ? `png-${choice.size}px` : format === 'pdf' && choice.print ? `pdf-${choice.print.sizeMm}mm` : format;
+  res.setHeader('Content-Disposition', `attachment; filename="qroute-import-${summary.createdAt.toISOString().slice(0, 10)}-${kind}.zip"`);
   res.setHeader('Cache-Control', 'no-store');
 
   let failure: Error | undefined;
@@ -87,7 +101,7 @@ async function writeZip(
       if (res.destroyed) return;
       let image: Buffer;
       try {
-        image = await render(deps, accountId, code, format, looks.get(code.id)?.design ?? null, hungUp.signal);
+        image = await render(deps, accountId, code, choice, looks.get(code.id)?.design ?? null, hungUp.signal);
       } catch (error) {
         if (error instanceof RenderAbandonedError) return;
         throw error;
@@ -103,14 +117,15 @@ async function writeZip(
 }
 
 /** The same request the code's page download makes (codes/code-image.ts), so the ZIP holds the same images. */
-async function render(deps: DashboardDependencies, accountId: string, code: CreatedCode, format: 'svg' | 'png', design: Design | null, signal: AbortSignal): Promise<Buffer> {
+async function render(deps: DashboardDependencies, accountId: string, code: CreatedCode, choice: DownloadChoice, design: Design | null, signal: AbortSignal): Promise<Buffer> {
   const request: QrImageRequest = {
     text: await imageTextOfCode(deps.db, accountId, code, deps.config.siteUrl),
-    format,
-    size: format === 'png' ? ZIP_PNG_SIZE : SVG_SIZE,
+    format: choice.format,
+    size: choice.size,
     margin: 4,
     ecc: 'M',
     design,
+    print: choice.format === 'pdf' ? (choice.print ?? null) : null,
   };
   return (await deps.images.renderer.render(request, signal)).body;
 }

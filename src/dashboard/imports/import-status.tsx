@@ -1,4 +1,5 @@
 import type { ImportRow, ImportSummary } from '../../imports/import-rows.js';
+import { ImageZipDownloads } from './image-zip-downloads.js';
 import { ProblemTable, SkippedRows } from './import-row-tables.js';
 import { TableRegion } from '../shared/table-region.js';
 
@@ -58,16 +59,7 @@ function ImportResultView(props: { summary: ImportSummary; result: ImportResult 
               </a>{' '}
               <span class="muted">with their short URLs</span>
             </li>
-            <li>
-              <a href={`/imports/${summary.id}/qr-codes.zip?format=svg`} download>
-                ZIP of the QR codes (SVG)
-              </a>
-            </li>
-            <li>
-              <a href={`/imports/${summary.id}/qr-codes.zip?format=png`} download>
-                ZIP of the QR codes (PNG, 1024 px)
-              </a>
-            </li>
+            <ImageZipDownloads importId={summary.id} />
           </ul>
         </>
       )}

@@ -1,0 +1,64 @@
+import { PRINT_LIMITS } from '../../qr/design/print-page.js';
+import { DEFAULT_PDF } from '../../qr/design/render-pdf.js';
+import { PNG_SIZES, PRINT_FORM_DEFAULTS, printCentimetres } from '../codes/image-sizes.js';
+
+/**
+ * The ZIPs of an import's QR images: the formats and sizes a code's page offers for one image, each code in its
+ * design. The print shop's PDF is a plain GET form, as on the code's page, so it works without JavaScript.
+ */
+export function ImageZipDownloads(props: { importId: string }) {
+  const zip = `/imports/${props.importId}/qr-codes.zip`;
+  return (
+    <>
+      <li>
+        <a href={`${zip}?format=svg`} download>
+          ZIP of the QR codes (SVG)
+        </a>{' '}
+        <span class="muted">vector, sharp at any size</span>
+      </li>
+      <li>
+        <a href={`${zip}?format=pdf`} download>
+          ZIP of the QR codes (PDF)
+        </a>{' '}
+        <span class="muted">vector, for print, {DEFAULT_PDF.widthCm} cm wide</span>
+      </li>
+      {PNG_SIZES.map((size) => (
+        <li>
+          <a href={`${zip}?format=png&size=${size}`} download>
+            ZIP of the QR codes (PNG, {size} px)
+          </a>{' '}
+          <span class="muted">
+            {size} px wide, about {printCentimetres(size)} cm at 300 dpi
+          </span>
+        </li>
+      ))}
+      <li>
+        <form method="get" action={zip} class="print-download">
+          <input type="hidden" name="format" value="pdf" />
+          <fieldset>
+            <legend>ZIP of PDFs for a print shop</legend>
+            <div class="grid">
+              <div>
+                <label for="zip-print-size-mm">Width of each code (mm)</label>
+                <input id="zip-print-size-mm" name="size_mm" type="number" inputMode="decimal" min={PRINT_LIMITS.minSizeMm} max={PRINT_LIMITS.maxSizeMm} step="any" value={String(PRINT_FORM_DEFAULTS.sizeMm)} required />
+              </div>
+              <div>
+                <label for="zip-print-bleed-mm">Bleed (mm)</label>
+                <input id="zip-print-bleed-mm" name="bleed_mm" type="number" inputMode="decimal" min={0} max={PRINT_LIMITS.maxBleedMm} step="any" value={String(PRINT_FORM_DEFAULTS.bleedMm)} required />
+              </div>
+            </div>
+            <label for="zip-print-crop-marks">
+              <input id="zip-print-crop-marks" name="crop_marks" type="checkbox" /> Crop marks (outside the bleed)
+            </label>
+            <label for="zip-print-cmyk">
+              <input id="zip-print-cmyk" name="cmyk" type="checkbox" /> CMYK colours (converted without a colour profile)
+            </label>
+            <button type="submit" class="secondary">
+              Download ZIP of PDFs for print
+            </button>
+          </fieldset>
+        </form>
+      </li>
+    </>
+  );
+}
