@@ -199,6 +199,10 @@ describe('codes with the same name', () => {
 
     const alone = await (await http.get(`/codes/${first.id}`)).text();
     expect(alone).toContain(`/r/${(await getQrCode(database.db, { accountId: person.accountId, id: codeIdFrom(created) })).slug}`);
+
+    // The list tells the two apart by their short URLs, and by age under their names (the third name differs).
+    const list = await (await http.get('/codes')).text();
+    expect(list.match(/class="muted namesake-date">created <time /g)).toHaveLength(2);
   });
 });
 

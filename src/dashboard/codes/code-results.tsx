@@ -2,6 +2,7 @@ import type { ListQuery } from './list-query.js';
 import { numberFormat, shortened, type ShownCode } from './code-row.js';
 import { typeLabel } from './type-forms/index.js';
 import { kindOf } from '../../codes/types/index.js';
+import { Moment } from '../shared/moment.js';
 import { TableRegion } from '../shared/table-region.js';
 
 export interface CodeResultsData {
@@ -17,6 +18,7 @@ export interface CodeResultsData {
 export function CodeResults(props: { query: ListQuery; data: CodeResultsData }) {
   const { query, data } = props;
   const searching = query.q.trim() !== '' || query.state !== 'all';
+  const repeated = repeatedNames(data.codes);
   return (
     <div id="code-results">
       <p role="status" class="muted">
@@ -44,6 +46,12 @@ export function CodeResults(props: { query: ListQuery; data: CodeResultsData }) 
                 <tr>
                   <th scope="row">
                     <a href={`/codes/${code.id}`}>{code.name}</a>
+                    {repeated.has(code.name.toLowerCase()) && (
+                      // Names need not be unique: codes that share one on this page are told apart by age too.
+                      <small class="muted namesake-date">
+                        created <Moment at={code.createdAt} />
+                      </small>
+                    )}
                   </th>
                   <td data-label="Type">{typeLabel(code.type)}</td>
                   <td data-label="Short URL" class="mono">
@@ -79,6 +87,18 @@ export function CodeResults(props: { query: ListQuery; data: CodeResultsData }) 
       )}
     </div>
   );
+}
+
+/** Names (letter case aside) that more than one of these codes has. */
+function repeatedNames(codes: ReadonlyArray<{ name: string }>): Set<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const { name } of codes) {
+    const key = name.toLowerCase();
+    if (seen.has(key)) repeated.add(key);
+    seen.add(key);
+  }
+  return repeated;
 }
 
 /** The short URL with a line break allowed before its slug only (a slug broken in two reads as two tokens). */
