@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
-import { recordSiteUrl } from '../../src/db/site-url.js';
+import { runUserCommand } from '../../src/cli/user-commands.js';
+import { loadConfig } from '../../src/config.js';
+import { recordedSiteUrl, recordSiteUrl } from '../../src/db/site-url.js';
 import { freePort } from '../../src/net.js';
 import { acceptInvitation, findPendingInvitation } from '../../src/people/invitations.js';
 import { authenticateUser } from '../../src/people/users.js';
@@ -86,6 +88,21 @@ describe('admin CLI: users', { timeout: 120_000 }, () => {
     const result = await runCli(['users', 'invite', '--account', accountId, ...flags], env);
     expect(result).toMatchObject({ code: 1, stdout: '' });
     expect(result.stderr).toMatch(message);
+  });
+
+  it('users invite warns that its link is a guess when neither SITE_URL nor a server says where qroute is', async () => {
+    const fresh = await createTestDatabase(); // no server has run on it
+    try {
+      const account = await createAccount(fresh.db, { name: 'Fresh', plan: 'business' });
+      const warnings: string[] = [];
+      const config = loadConfig({ PORT: '3000' }, { serverSiteUrl: await recordedSiteUrl(fresh.db) });
+      const printed = await runUserCommand({ db: fresh.db, config, warn: (line) => warnings.push(line) }, 'invite',
+        new Map([['account', account.id], ['email', 'new@example.com']])) as { url: string };
+      expect(printed.url).toMatch(/^http:\/\/localhost:3000\/invitations\//);
+      expect(warnings).toEqual([expect.stringMatching(/^warning: the link starts with http:\/\/localhost:3000, a guess: SITE_URL is not set here and no server has run on this database/)]);
+    } finally {
+      await fresh.destroy();
+    }
   });
 
   it('users invite and list refuse an unknown account', async () => {
