@@ -1,4 +1,6 @@
 import { type BusinessContent, WEEKDAYS } from '../codes/types/index.js';
+import { Icon } from './icons.js';
+import { AddressOnMap } from './maps-link.js';
 import { type Publisher, PageShell, Paragraph } from './page-shell.js';
 
 const DAY_NAMES = { monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday', sunday: 'Sunday' };
@@ -7,9 +9,9 @@ export function BusinessPage({ content: c, publisher }: { content: BusinessConte
   return (
     <PageShell title={c.name} publisher={publisher}>
       <Paragraph text={c.description} />
-      {c.phone && <a class="b" href={`tel:${c.phone.replace(/[^\d+]/g, '')}`}>Call {c.phone}</a>}
-      {c.email && <a class="b" href={`mailto:${c.email}`}>Email {c.email}</a>}
-      {c.website && <a class="b" href={c.website} rel="nofollow noopener">Visit the website</a>}
+      {c.phone && <a class="b" href={`tel:${c.phone.replace(/[^\d+]/g, '')}`}><Icon name="phone" />Call {c.phone}</a>}
+      {c.email && <a class="b" href={`mailto:${c.email}`}><Icon name="mail" />Email {c.email}</a>}
+      {c.website && <a class="b" href={c.website} rel="nofollow noopener"><Icon name="globe" />Visit the website</a>}
       {c.openingHours && (
         <>
           <h2>Opening hours</h2>
@@ -26,7 +28,7 @@ export function BusinessPage({ content: c, publisher }: { content: BusinessConte
           </dl>
         </>
       )}
-      {c.address && <><h2>Address</h2><Paragraph text={c.address} /></>}
+      {c.address && <><h2>Address</h2><AddressOnMap address={c.address} /></>}
     </PageShell>
   );
 }

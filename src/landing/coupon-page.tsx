@@ -1,4 +1,5 @@
 import type { CouponContent } from '../codes/types/index.js';
+import { COPY_SCRIPT } from './copy-script.js';
 import { eventInstant } from './icalendar.js';
 import { type Publisher, PageShell, Paragraph } from './page-shell.js';
 
@@ -16,12 +17,20 @@ export function CouponPage({ content: c, publisher, now }: { content: CouponCont
   return (
     <PageShell title={c.title} publisher={publisher}>
       <Paragraph text={c.description} />
-      {c.code && (
-        <p>
-          Your code: <code>{c.code}</code>
-        </p>
+      {(c.code || expiry) && (
+        // A ticket: what the till asks for, large, with a Copy button for an online shop's code field.
+        <div class="cp">
+          {c.code && (
+            <>
+              <span>Your code</span>
+              <strong class="cc" id="coupon-code">{c.code}</strong>
+              <button type="button" data-copy="coupon-code" hidden>Copy code</button>
+              <script dangerouslySetInnerHTML={{ __html: COPY_SCRIPT }} />
+            </>
+          )}
+          {expiry && <p>{expired ? 'This offer expired on' : 'Valid until'} {expiryText(expiry, c.timezone)}.</p>}
+        </div>
       )}
-      {expiry && <p>{expired ? 'This offer expired on' : 'Valid until'} {expiryText(expiry, c.timezone)}.</p>}
       {c.terms && <><h2>Terms</h2><Paragraph text={c.terms} /></>}
     </PageShell>
   );

@@ -1,5 +1,7 @@
 import type { EventContent } from '../codes/types/index.js';
 import { eventInstant } from './icalendar.js';
+import { Icon } from './icons.js';
+import { mapsSearchUrl } from './maps-link.js';
 import { type Publisher, PageShell, Paragraph } from './page-shell.js';
 
 function when(written: string, timeZone: string | undefined): string {
@@ -15,9 +17,9 @@ export function EventPage({ content: c, publisher, icsHref }: { content: EventCo
         <dt>Starts</dt>
         <dd>{when(c.start, c.timezone)}</dd>
         {c.end && <><dt>Ends</dt><dd>{when(c.end, c.timezone)}</dd></>}
-        {c.location && <><dt>Where</dt><dd class="t">{c.location}</dd></>}
+        {c.location && <><dt>Where</dt><dd class="t"><a class="o" href={mapsSearchUrl(c.location)} rel="nofollow noopener"><Icon name="mapPin" /><span>{c.location}</span></a></dd></>}
       </dl>
-      <a class="b" href={icsHref} download="event.ics">Add to calendar</a>
+      <a class="b" href={icsHref} download="event.ics"><Icon name="calendarPlus" />Add to calendar</a>
       <Paragraph text={c.description} />
       {c.url && <p><a href={c.url} rel="nofollow noopener">More about this event</a></p>}
     </PageShell>

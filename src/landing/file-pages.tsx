@@ -1,5 +1,6 @@
 import type { ImagesContent, Mp3Content, PdfContent, VideoContent } from '../codes/types/index.js';
 import { DOWNLOAD_QUERY } from '../files/serve-file.js';
+import { Icon } from './icons.js';
 import { type Publisher, PageShell } from './page-shell.js';
 import { fileUrl } from './page-style.js';
 
@@ -13,10 +14,30 @@ function downloadUrl(fileId: string): string {
   return `${fileUrl(fileId)}?${DOWNLOAD_QUERY}`;
 }
 
+/**
+ * The first page shown in the page itself, by the phone's own PDF support, then buttons to open and save it.
+ * An <object> rather than an <iframe>: iOS Safari draws a PDF <object> as its first page (what a preview
+ * should show), desktop browsers show their viewer, and Android Chrome (no built-in PDF viewer) shows the
+ * <object>'s content instead, where an <iframe> of a PDF starts a download or stays blank. Nothing here needs a
+ * script or another site; a page drawn on the server (pdf.js) would need a native canvas library to render.
+ */
 export function PdfPage({ content, publisher }: { content: PdfContent; publisher: Publisher }) {
+  const title = content.title ?? 'Document';
   return (
-    <PageShell title={content.title ?? 'Document'} publisher={publisher}>
-      <a class="b" href={fileUrl(content.fileId)}>Open the PDF</a>
+    <PageShell title={title} publisher={publisher}>
+      <object class="pv" data={fileUrl(content.fileId)} type="application/pdf" aria-label={`${title}, first page`}>
+        <p>This browser does not show PDFs inside a page: open it with the button below.</p>
+      </object>
+      <a class="b" href={fileUrl(content.fileId)}>
+        <Icon name="fileText" />
+        Open the PDF
+      </a>
+      <p>
+        <a class="o" href={downloadUrl(content.fileId)} download>
+          <Icon name="download" />
+          Download the PDF
+        </a>
+      </p>
     </PageShell>
   );
 }
@@ -39,7 +60,12 @@ export function VideoPage({ content, publisher }: { content: VideoContent; publi
       {content.fileId ? (
         <>
           <video src={fileUrl(content.fileId)} controls playsinline preload="metadata" aria-label={title} />
-          <p><a href={downloadUrl(content.fileId)} download>Download the video</a></p>
+          <p>
+            <a class="o" href={downloadUrl(content.fileId)} download>
+              <Icon name="download" />
+              Download the video
+            </a>
+          </p>
         </>
       ) : (
         // A video elsewhere is a link, not an embed: the page itself makes no third-party request.
@@ -54,7 +80,12 @@ export function Mp3Page({ content, publisher }: { content: Mp3Content; publisher
   return (
     <PageShell title={title} publisher={publisher}>
       <audio src={fileUrl(content.fileId)} controls preload="metadata" aria-label={title} />
-      <p><a href={downloadUrl(content.fileId)} download>Download the audio file</a></p>
+      <p>
+        <a class="o" href={downloadUrl(content.fileId)} download>
+          <Icon name="download" />
+          Download the audio file
+        </a>
+      </p>
     </PageShell>
   );
 }

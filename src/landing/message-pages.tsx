@@ -1,4 +1,5 @@
 import type { EmailContent, SmsContent, TextContent } from '../codes/types/index.js';
+import { Icon } from './icons.js';
 import { type Publisher, PageShell, Paragraph } from './page-shell.js';
 
 export function TextPage({ content, publisher }: { content: TextContent; publisher: Publisher }) {
@@ -23,7 +24,10 @@ export function EmailPage({ content, publisher }: { content: EmailContent; publi
     <PageShell title={`Email ${content.to}`} publisher={publisher}>
       {content.subject && <p>Subject: {content.subject}</p>}
       <Paragraph text={content.body} />
-      <a class="b" href={mailtoHref(content)}>Write the email</a>
+      <a class="b" href={mailtoHref(content)}>
+        <Icon name="mail" />
+        Write the email
+      </a>
     </PageShell>
   );
 }
@@ -38,7 +42,10 @@ export function SmsPage({ content, publisher }: { content: SmsContent; publisher
   return (
     <PageShell title={`Text ${content.phone}`} publisher={publisher}>
       <Paragraph text={content.message} />
-      <a class="b" href={smsHref(content)}>Write the text message</a>
+      <a class="b" href={smsHref(content)}>
+        <Icon name="message" />
+        Write the text message
+      </a>
     </PageShell>
   );
 }

@@ -1,4 +1,5 @@
 import type { SocialMediaContent } from '../codes/types/index.js';
+import { Icon, networkIcon } from './icons.js';
 import { type Publisher, PageShell } from './page-shell.js';
 
 const NETWORK_NAMES: Record<string, string> = {
@@ -12,7 +13,12 @@ export function SocialMediaPage({ content, publisher }: { content: SocialMediaCo
     <PageShell title={content.title ?? `Follow ${publisher.accountName}`} publisher={publisher}>
       <ul class="l">
         {content.links.map((link) => (
-          <li><a class="b" href={link.url} rel="nofollow noopener">{NETWORK_NAMES[link.network] ?? link.network}</a></li>
+          <li>
+            <a class="b" href={link.url} rel="nofollow noopener">
+              <Icon name={networkIcon(link.network)} />
+              {NETWORK_NAMES[link.network] ?? link.network}
+            </a>
+          </li>
         ))}
       </ul>
     </PageShell>

@@ -1,4 +1,6 @@
 import { type AddressPart, contactCard, type ContactContent, type EmailKind, type PhoneKind } from '../codes/types/index.js';
+import { Icon } from './icons.js';
+import { mapsSearchUrl } from './maps-link.js';
 import { type Publisher, PageShell, Paragraph } from './page-shell.js';
 import { fileUrl } from './page-style.js';
 
@@ -21,14 +23,16 @@ export function VcardPlusPage({ content, publisher, vcfHref }: { content: Contac
     <PageShell title={c.formattedName} publisher={publisher}>
       {c.photoFileId && <img class="ph" src={fileUrl(c.photoFileId)} alt={`Photo of ${c.formattedName}`} width={160} height={160} />}
       {(c.title || c.company) && <p>{[c.title, c.company].filter(Boolean).join(', ')}</p>}
-      <a class="b" href={vcfHref} download="contact.vcf">Save contact</a>
+      <a class="b" href={vcfHref} download="contact.vcf"><Icon name="userPlus" />Save contact</a>
       {c.phones.map((p) => (
         <a class="b" href={`tel:${p.number.replace(/[^\d+]/g, '')}`}>
+          <Icon name="phone" />
           Call {p.number}{p.kind && ` (${PHONE_WORDS[p.kind]})`}
         </a>
       ))}
       {c.emails.map((e) => (
         <a class="b" href={`mailto:${e.address}`}>
+          <Icon name="mail" />
           Email {e.address}{e.kind && ` (${EMAIL_WORDS[e.kind]})`}
         </a>
       ))}
@@ -36,7 +40,9 @@ export function VcardPlusPage({ content, publisher, vcfHref }: { content: Contac
       {c.address && (
         <>
           <h2>Address</h2>
-          <address class="t">{addressLines(c.address).join('\n')}</address>
+          <address class="t">
+            <a class="o" href={mapsSearchUrl(addressLines(c.address).join('\n'))} rel="nofollow noopener"><Icon name="mapPin" /><span>{addressLines(c.address).join('\n')}</span></a>
+          </address>
         </>
       )}
       <Paragraph text={c.note} />

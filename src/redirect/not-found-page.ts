@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PAUSED_SENTENCE, PAUSED_TITLE } from '../landing/paused-page.js';
 
 const PAGE_STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;margin:0;display:grid;place-items:center;min-height:100vh;' +
@@ -15,8 +16,11 @@ function page(title: string, sentence: string): Buffer {
 /** Their policy allows exactly their one stylesheet, by its hash, like the landing pages (no 'unsafe-inline'). */
 export const NOT_FOUND_PAGE_POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'`;
 
-/** Self-contained pages (no external assets), rendered once. */
+/**
+ * Self-contained pages (no external assets), rendered once. A paused code with its account known is answered in
+ * the account's colour and logo instead (src/landing/paused-page.tsx); this plain one is for a lookup without it.
+ */
 export const NOT_FOUND_PAGES = {
-  paused: page('This QR code is paused', 'The owner of this code has paused it for now. Please try again later.'),
+  paused: page(PAUSED_TITLE, PAUSED_SENTENCE),
   gone: page('QR code not found', 'This QR code does not exist or is no longer in use.'),
 } as const;

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { normalizeSlug } from '../codes/slugs.js';
 import { type AppContent, appDestination, kindOf } from '../codes/types/index.js';
 import { type LandingAnswer, landingDownload, landingPage } from '../landing/index.js';
+import { pausedAnswer } from '../landing/paused-page.js';
 import type { VcardPhotos } from '../landing/vcard-photo.js';
 import type { RedirectObserver } from '../metrics/redirect-metrics.js';
 import type { CodeLookup } from './code-lookup.js';
@@ -47,9 +48,16 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
       }
       const slug = normalizeSlug(SHORT_LINK.exec(req.url ?? '')?.[1] ?? '');
       const target = slug ? (lookup.fresh(slug) ?? (await lookup.resolve(slug))) : ({ state: 'gone' } as const);
+      if (target.state === 'paused') {
+        // In the account's colour and logo, cached with the code; still a 404, never cached, never indexed.
+        const paused = pausedAnswer(target);
+        notFound(res, security, paused.body, String(paused.headers['Content-Security-Policy']));
+        observer?.answered('paused', startedAt);
+        return;
+      }
       if (target.state !== 'active') {
-        notFound(res, security, target.state === 'paused' ? NOT_FOUND_PAGES.paused : NOT_FOUND_PAGES.gone);
-        observer?.answered(target.state === 'paused' ? 'paused' : 'gone', startedAt);
+        notFound(res, security, NOT_FOUND_PAGES.gone);
+        observer?.answered('gone', startedAt);
         return;
       }
       const page = kindOf(target.type) === 'page';
@@ -115,14 +123,14 @@ function answer(res: ServerResponse, security: Readonly<Record<string, string>>,
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
-function notFound(res: ServerResponse, security: Readonly<Record<string, string>>, body: Buffer): void {
+function notFound(res: ServerResponse, security: Readonly<Record<string, string>>, body: Buffer, policy = NOT_FOUND_PAGE_POLICY): void {
   res.writeHead(404, {
     ...security,
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': body.length,
     'Cache-Control': 'no-store',
     'X-Robots-Tag': 'noindex',
-    'Content-Security-Policy': NOT_FOUND_PAGE_POLICY,
+    'Content-Security-Policy': policy,
   });
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }

@@ -157,9 +157,9 @@ const JOURNEYS: Journey[] = [
       ['Terms', 'One per person'],
     ],
     // In the issuer's zone, named: a reader elsewhere sees when it ends for the shop.
-    sees: ['<h1>10% off all bread</h1>', '<code>BREAD10</code>', 'Valid until 31 December 2099 at 23:59 (Europe/Berlin).', 'One per person'],
+    sees: ['<h1>10% off all bread</h1>', '<strong class="cc" id="coupon-code">BREAD10</strong>', 'Valid until 31 December 2099 at 23:59 (Europe/Berlin).', 'One per person'],
     edit: ['Coupon code', 'BREAD20'],
-    seesAfterEdit: ['<code>BREAD20</code>'],
+    seesAfterEdit: ['<strong class="cc" id="coupon-code">BREAD20</strong>'],
     gone: 'BREAD10',
   },
   {

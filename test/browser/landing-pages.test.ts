@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import PDFDocument from 'pdfkit';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setBrandColor, setBrandLogo } from '../../src/accounts/branding.js';
@@ -56,7 +57,27 @@ async function pageBytes(slugs: Map<CodeTypeName, string>): Promise<Record<strin
   return sizes;
 }
 
+/**
+ * A request to another site. Chrome's PDF viewer (the PDF page's preview) loads its own chrome:// and
+ * chrome-extension:// files, which never leave the phone.
+ */
+function isThirdParty(url: string): boolean {
+  return /^https?:/.test(url) && new URL(url).origin !== app.origin;
+}
+
 const inPage = <T,>(page: Page, fn: () => T) => page.evaluate(fn);
+
+/** A real one-page PDF (the sample file has no page), so the preview has something to draw. */
+async function onePagePdf(): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4' });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<void>((resolve) => doc.on('end', () => resolve()));
+  doc.fontSize(32).text('Harbour Café', 72, 72).fontSize(18).text('Espresso 2.50\nCappuccino 3.20\nCroissant 2.00');
+  doc.end();
+  await done;
+  return Buffer.concat(chunks);
+}
 
 describe('landing pages on a phone', () => {
   it('every page type opens from its short URL in the account colour and logo, with no third-party request, no CSP violation and no serious axe violation', async () => {
@@ -100,10 +121,73 @@ describe('landing pages on a phone', () => {
       if (type === 'BUSINESS') await screenshot(page, 'landing-business-dark');
       await page.close();
     }
-    const foreign = watched.requests.filter((url) => new URL(url).origin !== app.origin);
+    const foreign = watched.requests.filter(isThirdParty);
     expect(foreign).toEqual([]);
     await watched.context.close();
   }, BROWSER_TEST_TIMEOUT * 3);
+
+  it('at 390 px: a long heading wraps, social links carry their marks, the coupon is a ticket whose Copy button copies, the PDF shows inline, an address links to a map search, and a paused code keeps its brand', async () => {
+    const person = await createPerson(database.db, { accountName: 'Harbour Café' });
+    await setBrandColor(database.db, person.accountId, '#7b1fa2');
+    const logo = await storeSampleFile(database.db, person.accountId, 'logo', 'logo.svg', LOGO_SVG);
+    await setBrandLogo(database.db, person.accountId, logo.id);
+    const menu = await storeSampleFile(database.db, person.accountId, 'pdf', 'menu.pdf', await onePagePdf());
+    const slugs = {
+      email: await createCode(person, 'EMAIL', 'Email', { to: 'reservations.and.group.bookings@harbour-cafe-and-bakery.example', subject: 'Table' }),
+      social: await createCode(person, 'SOCIAL_MEDIA', 'Social', {
+        title: 'Follow us',
+        links: (['instagram', 'facebook', 'x', 'linkedin', 'tiktok', 'other'] as const).map((network) => ({ network, url: `https://${network}.example/harbour` })),
+      }),
+      coupon: await createCode(person, 'COUPON', 'Coupon', { title: '2 for 1 coffee', code: 'HARBOUR-2FOR1', expiresAt: '2099-12-31T23:59', timezone: 'Europe/Berlin', terms: 'One per visit' }),
+      pdf: await createCode(person, 'PDF', 'Menu', { fileId: menu.id, title: 'Our menu' }),
+      paused: await createCode(person, 'TEXT', 'Paused', { text: 'Back soon' }),
+    };
+    await database.db.updateTable('qr_codes').set({ active: false }).where('slug', '=', slugs.paused).execute();
+
+    const watched = await watchedContext(browser, { viewport: PHONE });
+    await watched.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
+    const page = await watched.newPage();
+    const open = async (name: keyof typeof slugs, status = 200) => {
+      const answer = await page.goto(`${app.origin}/r/${slugs[name]}`);
+      expect(answer?.status(), name).toBe(status);
+      // Nothing wider than the phone: the page never scrolls sideways.
+      expect(await inPage(page, () => (document as unknown as { documentElement: { scrollWidth: number } }).documentElement.scrollWidth), name).toBeLessThanOrEqual(PHONE.width);
+      expect(await accessibilityViolations(page), name).toEqual([]);
+      await screenshot(page, `landing-390-${name}`);
+    };
+
+    await open('email');
+    await open('social');
+    expect(await page.locator('a.b').count()).toBe(6);
+    expect(await page.locator('a.b svg.i').count()).toBe(6);
+    expect(await page.getByRole('link', { name: 'Instagram' }).getAttribute('href')).toBe('https://instagram.example/harbour');
+
+    await open('coupon');
+    expect(await page.locator('.cp .cc').textContent()).toBe('HARBOUR-2FOR1');
+    expect(await page.locator('.cp').evaluate((el) => getComputedStyle(el).borderTopColor)).toBe('rgb(123, 31, 162)');
+    const copy = page.locator('.cp button');
+    expect(await copy.textContent()).toBe('Copy code');
+    // The clipboard answers a focused page only.
+    await page.bringToFront();
+    await copy.click();
+    await expect.poll(() => copy.textContent(), { timeout: 2_000 }).toBe('Copied');
+    expect(await page.evaluate(() => (navigator as unknown as { clipboard: { readText(): Promise<string> } }).clipboard.readText())).toBe('HARBOUR-2FOR1');
+
+    await open('pdf');
+    expect(await page.locator('object.pv').getAttribute('data')).toBe(`/files/${menu.id}`);
+    expect(await page.locator('object.pv').getAttribute('type')).toBe('application/pdf');
+    expect(await page.getByRole('link', { name: 'Open the PDF' }).getAttribute('href')).toBe(`/files/${menu.id}`);
+    expect(await page.getByRole('link', { name: 'Download the PDF' }).getAttribute('href')).toBe(`/files/${menu.id}?download=1`);
+
+    await open('paused', 404);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This QR code is paused');
+    expect(await page.getByRole('img', { name: 'Harbour Café' }).getAttribute('src')).toBe(`/files/${logo.id}`);
+    expect(await inPage(page, () => getComputedStyle(document.querySelector('body')).borderTopColor)).toBe('rgb(123, 31, 162)');
+
+    for (const opened of watched.context.pages()) expect(await watched.cspViolations(opened)).toEqual([]);
+    expect(watched.requests.filter(isThirdParty)).toEqual([]);
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
 
   it('an owner picks a colour (the preview follows it), uploads a logo, and sees both on the sample page', async () => {
     const owner = await createPerson(database.db, { accountName: 'Acme Bakery' });

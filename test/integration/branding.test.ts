@@ -107,14 +107,26 @@ describe('landing pages in the account colour and logo', () => {
     expect((await setBrandColor(database.db, owner.accountId, ' #AbC ')).color).toBe('#aabbcc');
   });
 
-  it('keeps paused and deleted pages as they were: no colour, no logo, no account name', async () => {
+  it("shows a paused code's page in the account colour and logo (a 404 its CSP allows), and a deleted code's page plain", async () => {
+    const logo = await storeSampleFile(database.db, owner.accountId, 'logo', 'paused-logo.png', png(64, 16));
+    await setBrandLogo(database.db, owner.accountId, logo.id);
+    await setBrandColor(database.db, owner.accountId, '#0a7c3e');
     const code = await create(owner.accountId, 'TEXT');
     await database.db.updateTable('qr_codes').set({ active: false }).where('id', '=', code.id).execute();
     await expect.poll(async () => (await scan(code.slug)).res.status, { timeout: 5_000 }).toBe(404);
-    const { body } = await scan(code.slug);
+    const { res, body } = await scan(code.slug);
     expect(body).toContain('This QR code is paused');
-    expect(body).not.toContain('Acme');
-    expect(body).not.toContain('/files/');
+    expect(body).toContain(`<img class="lg" src="/files/${logo.id}" alt="Acme Bakery"`);
+    const css = inlineStyle(body);
+    expect(css).toContain('--a:#0a7c3e');
+    expect(res.headers.get('content-security-policy')).toContain(`style-src 'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+
+    await database.db.updateTable('qr_codes').set({ deleted_at: new Date() }).where('id', '=', code.id).execute();
+    await expect.poll(async () => (await scan(code.slug)).body, { timeout: 5_000 }).toContain('QR code not found');
+    const gone = (await scan(code.slug)).body;
+    expect(gone).not.toContain('Acme');
+    expect(gone).not.toContain('/files/');
   });
 });
 
