@@ -53,7 +53,12 @@ describe('bulk import in a browser', () => {
     await page.goto(`${app.origin}/imports`);
     await expect.poll(() => heading(page)).toBe('Import codes');
     await checkPage(page, 'dashboard-import-upload', watched);
-    await page.getByLabel('CSV file', { exact: true }).setInputFiles({ name: 'spring.csv', mimeType: 'text/csv', buffer: Buffer.from(sampleFile()) });
+    // One template for every type: the type first, then every type's columns, with example rows of several types.
+    const [template] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Template for all types' }).click()]);
+    const templateLines = (await readFile((await template.path())!, 'utf8')).replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(templateLines[0]).toMatch(/^type,name,externalId,design,url,givenName,familyName,/);
+    expect(templateLines.slice(1).map((line) => line.split(',')[0])).toEqual(['URL', 'VCARD_PLUS', 'BUSINESS', 'EVENT', 'WIFI']);
+    await page.getByLabel('CSV or ZIP file', { exact: true }).setInputFiles({ name: 'spring.csv', mimeType: 'text/csv', buffer: Buffer.from(sampleFile()) });
     await page.getByRole('button', { name: 'Check the file' }).click();
     await expect.poll(() => heading(page)).toBe('Import of spring.csv');
 
@@ -62,7 +67,8 @@ describe('bulk import in a browser', () => {
     expect(await main.textContent()).toContain('58 codes will be created');
     expect(await main.textContent()).toContain('2 rows have errors and will not be imported');
     const problems = page.locator('table.import-problems tbody tr');
-    expect(await problems.allTextContents()).toEqual(['5Errorurlmust be an absolute URL', '12Errorpasswordmust be empty for an open network']);
+    // Each error with the value as given beside it.
+    expect(await problems.allTextContents()).toEqual(['5Errorurlnot a urlmust be an absolute URL', '12Errorpasswordsecretmust be empty for an open network']);
     expect(await main.textContent()).toContain('Confirming imports the 58 valid rows only');
     expect(await database.db.selectFrom('qr_codes').select('id').where('account_id', '=', owner.accountId).execute()).toHaveLength(0);
     await checkPage(page, 'dashboard-import-report', watched);
@@ -85,7 +91,7 @@ describe('bulk import in a browser', () => {
     // The result replaces the bar by itself (and polling stops: the result has no trigger).
     await expect.poll(() => page.getByRole('heading', { name: 'Result' }).count(), { timeout: 10_000 }).toBe(1);
     expect(await page.getByRole('status').first().textContent()).toBe('58 codes created, 0 skipped, 0 failed, 2 left out for errors.');
-    expect(await problems.allTextContents()).toEqual(['5Errorurlmust be an absolute URL', '12Errorpasswordmust be empty for an open network']);
+    expect(await problems.allTextContents()).toEqual(['5Errorurlnot a urlmust be an absolute URL', '12Errorpasswordsecretmust be empty for an open network']);
     const firstRow = page.getByRole('row', { name: /Poster 0/ });
     expect(await firstRow.textContent()).toMatch(/^2Poster 0URLhttp:\/\/127\.0\.0\.1:\d+\/r\/[0-9A-Z]{8}$/);
     await checkPage(page, 'dashboard-import-result', watched);
@@ -110,9 +116,11 @@ describe('bulk import in a browser', () => {
     const decoded = jsQR(new Uint8ClampedArray(image.data), image.width, image.height);
     expect(decoded?.data.toLowerCase()).toBe(shortUrl.toLowerCase());
 
-    // The list of past imports links back to it.
-    await page.goto(`${app.origin}/imports`);
-    expect(await page.getByRole('row', { name: /spring\.csv/ }).textContent()).toContain('Done');
+    // The list of past imports links back to it, with the time in the viewer's zone, named (here one the address asks for).
+    await page.goto(`${app.origin}/imports?tz=Europe/Berlin`);
+    const pastRow = page.getByRole('row', { name: /spring\.csv/ });
+    expect(await pastRow.textContent()).toContain('Done');
+    expect(await pastRow.locator('time').textContent()).toMatch(/ \d{2}:\d{2} CET$/);
     await watched.context.close();
   }, BROWSER_TEST_TIMEOUT);
 });
