@@ -42,7 +42,9 @@ export function movedNote(dataDir: string, moved: EmbeddedPostgresPlace['moved']
  * Finds (and, for a new cluster, makes) the places PostgreSQL runs from for `dataDir`, which it creates. Call it only
  * once a cluster is there or may be created. `reachablePlace` is REACHABLE_PLACE but in tests.
  */
-export async function placeEmbeddedPostgres(dataDir: string, reachablePlace = REACHABLE_PLACE): Promise<EmbeddedPostgresPlace> {
+export async function placeEmbeddedPostgres(relativeDataDir: string, reachablePlace = REACHABLE_PLACE): Promise<EmbeddedPostgresPlace> {
+  // Absolute: PostgreSQL's user checks and opens it from our working directory, which it may not be able to enter.
+  const dataDir = path.resolve(relativeDataDir);
   const packaged = await loadBinaries();
   await fs.mkdir(dataDir, { recursive: true });
   const link = path.join(dataDir, 'pg');

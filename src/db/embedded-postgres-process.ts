@@ -51,7 +51,7 @@ export async function postgresUser(): Promise<RunAs> {
  */
 export async function canReach(dir: string, ids: { uid: number; gid: number }, rights: 'wx' | 'x' = 'wx'): Promise<boolean> {
   const test = rights === 'wx' ? 'test -x "$1" && test -w "$1"' : 'test -x "$1"';
-  return execFile('/bin/sh', ['-c', test, 'sh', dir], ids).then(() => true, () => false);
+  return execFile('/bin/sh', ['-c', test, 'sh', path.resolve(dir)], { ...ids, cwd: '/' }).then(() => true, () => false);
 }
 
 async function userIds(name: string): Promise<{ uid: number; gid: number } | undefined> {
