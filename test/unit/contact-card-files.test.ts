@@ -5,6 +5,7 @@ import { CODE_TYPES, type ContactContent, type EventContent } from '../../src/co
 import { contactFormContent } from '../../src/dashboard/codes/type-forms/contact-form-content.js';
 import { readDraft } from '../../src/dashboard/codes/type-forms/read-draft.js';
 import { TYPE_FORMS } from '../../src/dashboard/codes/type-forms/index.js';
+import { cellsFromContent, contentFromCells } from '../../src/imports/columns.js';
 import { buildIcs } from '../../src/landing/icalendar.js';
 import { buildVcard } from '../../src/landing/vcard.js';
 import { VcardPlusPage } from '../../src/landing/vcard-plus-page.js';
@@ -135,6 +136,22 @@ describe('contact content', () => {
       emails: [{ kind: 'home', address: 'a@b.example' }],
       city: 'Berlin',
     });
+  });
+
+  it('goes through an import file and back: names and address in their columns, kinds written before each number', () => {
+    const cells = cellsFromContent('VCARD_PLUS', ANNA);
+    expect(cells).toMatchObject({
+      givenName: 'Anna',
+      familyName: "Müller-O'Brien",
+      fullName: '',
+      phones: 'mobile: +49 170 1234567|work: +49 30 1234567|home: +49 30 7654321|+49 30 999',
+      emails: 'work: anna@baeckerei.example|home: anna@home.example',
+      postcode: '10115',
+      address: '',
+    });
+    const back = contentFromCells('VCARD_PLUS', new Map(Object.entries(cells)));
+    expect(back.problems).toEqual([]);
+    expect(stored(back.content)).toEqual(ANNA);
   });
 
   it('shows the address on the page in its parts, one line each, and the kinds of numbers', () => {
