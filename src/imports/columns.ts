@@ -12,7 +12,7 @@ import type { FileKind } from '../db/schema/files.js';
  * - SOCIAL_MEDIA: one column per network (`socialInstagram`, ...); several profiles of one network are `|`-separated.
  * - File fields take the id (`fil_...`) of a file already uploaded to the account, or, when the CSV comes in a ZIP
  *   with its files, a file's name in the ZIP (FILE_COLUMNS; check-import.ts stores it and puts its id there).
- * - WIFI `hidden` is `true` or `false` (also `yes`/`no`, `1`/`0`).
+ * - WIFI `hidden` and `direct` are `true` or `false` (also `yes`/`no`, `1`/`0`).
  */
 
 export const LIST_SEPARATOR = '|';
@@ -187,7 +187,8 @@ export const TYPE_COLUMNS: Record<CodeTypeName, readonly Column[]> = {
   TEXT: [text('text')],
   EMAIL: [text('to'), text('subject'), text('body')],
   SMS: [text('phone'), text('message')],
-  WIFI: [text('ssid'), text('password'), text('security'), flag('hidden')],
+  // `direct`: the network itself in the image (src/codes/image-text.ts), which cannot change after printing.
+  WIFI: [text('ssid'), text('password'), text('security'), flag('hidden'), flag('direct')],
 };
 
 /** Every column any type has, in a stable order: the header of an export and of a mixed file. */
