@@ -159,6 +159,8 @@ describe('embedded PostgreSQL data directory', TIMEOUT, () => {
       expect(stats.isSocket()).toBe(true);
       // Only the cluster's owner can open the directory, so no other local user reaches the socket.
       expect((await fs.stat(path.join(dataDir, 'pg'))).mode & 0o077).toBe(0);
+      // In DATA_DIR itself, which PostgreSQL's user can reach, even from a working directory it cannot (a clone in /root).
+      expect((await fs.lstat(path.join(dataDir, 'pg'))).isDirectory()).toBe(true);
       const tcp = `postgres://${settings.user}:${encodeURIComponent(settings.password)}@127.0.0.1:${settings.port}/postgres`;
       expect(await query(tcp, 'select host(inet_server_addr()) as address')).toEqual([{ address: '127.0.0.1' }]);
     } finally {
