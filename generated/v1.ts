@@ -92,7 +92,7 @@ export interface paths {
         };
         /**
          * Render a QR code image
-         * @description The printable QR code for the code's short URL, as SVG (default), PNG or PDF. An extension of the v1 API; a read,
+         * @description The printable QR code for the code's short URL, as SVG (default), PNG, PDF or EPS. An extension of the v1 API; a read,
          *     authenticated like the rest. The image encodes `shortUrl` in the smallest QR version possible: when
          *     `SITE_URL` has no path, the URL is upper-cased (`HTTPS://QR.EXAMPLE.COM/R/7K3M9QXD`) so it fits QR
          *     alphanumeric mode, which makes smaller, sturdier codes; scheme, host, `/R/` and the slug are all
@@ -122,8 +122,11 @@ export interface paths {
          *     say where to cut. `crop_marks=true` adds crop marks outside the bleed (the page grows by 10 mm on every
          *     side); `cmyk=true` writes the colours as DeviceCMYK, converted from the design's sRGB colours without an
          *     ICC profile (pure black becomes black ink only; a logo stays the RGB image it was uploaded as). Frame text
-         *     is drawn as outlines, so no font is needed. These four parameters are for `format=pdf` only: with another
-         *     format they are refused with `400 invalid_query`.
+         *     is drawn as outlines, so no font is needed. These four parameters are for `format=pdf` and `format=eps`
+         *     only: with another format they are refused with `400 invalid_query`.
+         *
+         *     **EPS** (`format=eps`): the same page as the PDF, as Encapsulated PostScript (EPSF-3.0, LanguageLevel 3),
+         *     for layout programs that still place EPS; a logo's transparency becomes a hard-edged mask.
          *
          *     **Limit**: images are the one read that costs CPU, so each account may read at most 300 images a minute
          *     from each instance (`IMAGE_READS_PER_MINUTE`; a sliding window kept in the instance's memory). Every
@@ -1191,21 +1194,21 @@ export interface operations {
     getQrCodeImage: {
         parameters: {
             query?: {
-                /** @description Image format. `pdf` is a vector page for print (see above). */
-                format?: "svg" | "png" | "pdf";
-                /** @description Width in pixels, including the quiet zone, 64 to 4096: a PNG is exactly this wide, and as high unless a frame makes it taller. Modules are whole pixels; the pixels left over widen the quiet zone. Not used for `pdf`. */
+                /** @description Image format. `pdf` and `eps` are vector pages for print (see above). */
+                format?: "svg" | "png" | "pdf" | "eps";
+                /** @description Width in pixels, including the quiet zone, 64 to 4096: a PNG is exactly this wide, and as high unless a frame makes it taller. Modules are whole pixels; the pixels left over widen the quiet zone. Not used for `pdf` or `eps`. */
                 size?: number;
                 /** @description Quiet zone around the code, in modules. Scanners need 4; less only when the print layout provides it. */
                 margin?: number;
                 /** @description Error correction level: L (7 %), M (15 %), Q (25 %), H (30 %) of the code may be damaged and still scan. */
                 ecc?: "L" | "M" | "Q" | "H";
-                /** @description PDF only: the code's printed width in millimetres, quiet zone and frame included, 10 to 1000. Without it, 50. */
+                /** @description PDF and EPS only: the code's printed width in millimetres, quiet zone and frame included, 10 to 1000. Without it, 50. */
                 size_mm?: number;
-                /** @description PDF only: how far the artwork runs past the code's edges, in millimetres, 0 to 20 (print shops usually ask for 3). The page is `size_mm` plus twice the bleed. */
+                /** @description PDF and EPS only: how far the artwork runs past the code's edges, in millimetres, 0 to 20 (print shops usually ask for 3). The page is `size_mm` plus twice the bleed. */
                 bleed_mm?: number;
-                /** @description PDF only: crop marks at the corners, outside the bleed (the page grows by 10 mm on every side). */
+                /** @description PDF and EPS only: crop marks at the corners, outside the bleed (the page grows by 10 mm on every side). */
                 crop_marks?: boolean;
-                /** @description PDF only: colours as DeviceCMYK, converted from the design's sRGB without an ICC profile. */
+                /** @description PDF and EPS only: colours as DeviceCMYK, converted from the design's sRGB without an ICC profile. */
                 cmyk?: boolean;
             };
             header?: never;
@@ -1237,6 +1240,7 @@ export interface operations {
                     "image/svg+xml": string;
                     "image/png": string;
                     "application/pdf": string;
+                    "application/postscript": string;
                 };
             };
             /** @description The image has not changed since the `ETag` given in `If-None-Match`. */

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import QRCode from 'qrcode';
 import { DEFAULT_DESIGN, type Design } from './design/design.js';
+import { renderDesignEps } from './design/render-eps.js';
 import { renderDesignPdf } from './design/render-pdf.js';
 import { renderDesignPng } from './design/render-png.js';
 import { DesignRefusedError, renderDesignSvg } from './design/render-svg.js';
 import type { PrintPage } from './design/print-page.js';
 import { encodeQrPng } from './png.js';
 
-export type QrFormat = 'svg' | 'png' | 'pdf';
+export type QrFormat = 'svg' | 'png' | 'pdf' | 'eps';
 export type ErrorCorrection = 'L' | 'M' | 'Q' | 'H';
 
 export interface QrImageRequest {
@@ -26,7 +27,7 @@ export interface QrImageRequest {
    * and `ecc` are then unused). Absent or null: the plain renderer below, byte for byte what it always drew.
    */
   design?: Design | null;
-  /** PDF only: the print page (size in millimetres, bleed, crop marks, CMYK). Absent or null: DEFAULT_PDF's page. */
+  /** PDF and EPS only: the print page (size in millimetres, bleed, crop marks, CMYK). Absent or null: DEFAULT_PDF's. */
   print?: PrintPage | null;
 }
 
@@ -69,12 +70,12 @@ export function qrImageEtag(request: QrImageRequest): string {
 export const DESIGN_RENDERER_VERSION = 3;
 
 export function qrImageContentType(format: QrFormat): string {
-  return format === 'svg' ? 'image/svg+xml' : format === 'png' ? 'image/png' : 'application/pdf';
+  return { svg: 'image/svg+xml', png: 'image/png', pdf: 'application/pdf', eps: 'application/postscript' }[format];
 }
 
 /** Renders deterministically: the same request gives byte-identical output. CPU-bound; see image-renderer.ts. */
 export async function renderQrImageBody(request: QrImageRequest): Promise<Buffer> {
-  if (request.design || request.format === 'pdf') return renderDesigned(request);
+  if (request.design || request.format === 'pdf' || request.format === 'eps') return renderDesigned(request);
   if (request.format === 'svg') {
     const svg = await QRCode.toString(request.text, {
       type: 'svg',
@@ -94,15 +95,15 @@ export async function renderQrImageBody(request: QrImageRequest): Promise<Buffer
 }
 
 /**
- * A designed image: `size` is its width (a frame makes it taller), in whole pixels per module for a PNG; a PDF is
- * the design at print size, on `print`'s page if given. An
+ * A designed image: `size` is its width (a frame makes it taller), in whole pixels per module for a PNG; a PDF or
+ * an EPS is the design at print size, on `print`'s page if given. An
  * undesigned PDF is the default design with the request's quiet zone and error correction. A saved design that
  * today's checks refuse (stored before a rule was added) is drawn in the default look instead, so a printed code
  * always scans.
  */
 async function renderDesigned(request: QrImageRequest): Promise<Buffer> {
   const fallback: Design = { ...DEFAULT_DESIGN, quietZone: request.margin, errorCorrection: request.ecc };
-  const print = request.format === 'pdf' ? request.print ?? undefined : undefined;
+  const print = request.format === 'pdf' || request.format === 'eps' ? request.print ?? undefined : undefined;
   const options = { width: request.size, wholePixels: request.format === 'png', bleed: print ? print.bleedMm / print.sizeMm : 0 };
   let svg: string;
   try {
@@ -113,5 +114,6 @@ async function renderDesigned(request: QrImageRequest): Promise<Buffer> {
   }
   if (request.format === 'svg') return Buffer.from(svg);
   if (request.format === 'png') return renderDesignPng(svg, request.size);
+  if (request.format === 'eps') return Buffer.from(renderDesignEps(svg, print));
   return renderDesignPdf(svg, print);
 }

@@ -122,7 +122,7 @@ describe('GET /qrcodes/{id}/image', () => {
     expect(without).toContain('viewBox="0 0 25 25"');
   });
 
-  it('lays a PDF out for a print shop: the size in millimetres, the bleed around it, crop marks outside it', async () => {
+  it('lays a PDF (or an EPS) out for a print shop: the size in millimetres, the bleed around it, crop marks outside it', async () => {
     const { res, bytes } = await image('?format=pdf&size_mm=40&bleed_mm=3&crop_marks=true&cmyk=true');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
@@ -134,6 +134,14 @@ describe('GET /qrcodes/{id}/image', () => {
     expect(mm(trimLeft! - numbers('BleedBox')[0]!)).toBe(3);
     expect(mm(numbers('BleedBox')[0]!)).toBe(10); // the crop marks' margin
     expect(mm(numbers('MediaBox')[2]!)).toBe(40 + 2 * 3 + 2 * 10);
+
+    // The same page as EPS, for layout programs.
+    const eps = await image('?format=eps&size_mm=40&bleed_mm=3&crop_marks=true');
+    expect(eps.res.status).toBe(200);
+    expect(eps.res.headers.get('content-type')).toBe('application/postscript');
+    const text = eps.bytes.toString('latin1');
+    expect(text.startsWith('%!PS-Adobe-3.0 EPSF-3.0\n')).toBe(true);
+    expect(mm(Number(/%%HiResBoundingBox: 0 0 ([\d.]+)/.exec(text)![1]))).toBe(40 + 2 * 3 + 2 * 10);
   });
 
   it.each(['format=gif', 'size=10', 'size=5000', 'margin=-1', 'margin=17', 'ecc=X', 'size=abc', 'format=pdf&size_mm=5', 'format=pdf&bleed_mm=21', 'format=pdf&cmyk=maybe', 'format=png&size_mm=50', 'bleed_mm=3'])(

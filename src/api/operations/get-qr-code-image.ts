@@ -28,8 +28,8 @@ export function getQrCodeImage({ db, config, images }: ApiDependencies): Request
       // The short URL, or a direct Wi-Fi code's network (image-text.ts decides for every image of a code).
       text: await imageTextOfCode(db, accountId, code, config.siteUrl),
       format: (query.format ?? 'svg') as QrFormat,
-      // A PDF's size is physical (render-pdf.ts): one size for every request, so they share one render and ETag.
-      size: query.format === 'pdf' ? 512 : Number(query.size ?? 512),
+      // A PDF's or an EPS's size is physical (render-pdf.ts): one size for every request, so they share one render and ETag.
+      size: query.format === 'pdf' || query.format === 'eps' ? 512 : Number(query.size ?? 512),
       margin: Number(query.margin ?? 4),
       ecc: (query.ecc ?? 'M') as ErrorCorrection,
       // The look saved in the dashboard, so a designed code prints the same from here; none for API-created codes.
@@ -71,7 +71,7 @@ export function getQrCodeImage({ db, config, images }: ApiDependencies): Request
 const PRINT_PARAMETERS = ['size_mm', 'bleed_mm', 'crop_marks', 'cmyk'] as const;
 
 /**
- * The print page a PDF request asks for, or null for the default page. The contract checks each value's range;
+ * The print page a PDF or EPS request asks for, or null for the default page. The contract checks each value's range;
  * asking for a page with another format is refused rather than ignored, so a client does not believe its PNG has
  * a bleed.
  */
@@ -79,8 +79,8 @@ function printPageOf(query: QueryParams<'getQrCodeImage'>): PrintPage | null {
   // The contract fills in false for the switches left out, so a switch counts as asked for only when true.
   const given = PRINT_PARAMETERS.filter((name) => query[name] !== undefined && String(query[name]) !== 'false');
   if (given.length === 0) return null;
-  if (query.format !== 'pdf') {
-    throw errors.invalidQuery(given.map((name) => ({ path: `/query/${name}`, message: 'is only used with format=pdf' })));
+  if (query.format !== 'pdf' && query.format !== 'eps') {
+    throw errors.invalidQuery(given.map((name) => ({ path: `/query/${name}`, message: 'is only used with format=pdf or format=eps' })));
   }
   return {
     sizeMm: Number(query.size_mm ?? 50),

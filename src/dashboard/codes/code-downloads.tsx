@@ -31,6 +31,12 @@ export function CodeDownloads(props: { code: ShownCode }) {
           </a>{' '}
           <span class="muted">vector, for print, {DEFAULT_PDF.widthCm} cm wide</span>
         </li>
+        <li>
+          <a href={downloadHref(code.id, { format: 'eps', size: PDF_SIZE })} download>
+            EPS
+          </a>{' '}
+          <span class="muted">vector, for layout programs, {DEFAULT_PDF.widthCm} cm wide</span>
+        </li>
         {PNG_SIZES.map((size) => (
           <li>
             <a href={downloadHref(code.id, { format: 'png', size })} download>
@@ -41,9 +47,15 @@ export function CodeDownloads(props: { code: ShownCode }) {
         ))}
       </ul>
       <form method="get" action={`/codes/${code.id}/download`} class="print-download">
-        <input type="hidden" name="format" value="pdf" />
         <fieldset>
-          <legend>PDF for a print shop</legend>
+          <legend>File for a print shop</legend>
+          <label for="print-format">File type</label>
+          <select id="print-format" name="format">
+            <option value="pdf" selected>
+              PDF
+            </option>
+            <option value="eps">EPS</option>
+          </select>
           <p class="muted">
             Vector, with the frame text as outlines (no fonts needed). The bleed is extra background around the code that the
             print shop cuts off; ask them how much they need (3 mm is usual).
@@ -65,7 +77,7 @@ export function CodeDownloads(props: { code: ShownCode }) {
             <input id="print-cmyk" name="cmyk" type="checkbox" /> CMYK colours (converted without a colour profile)
           </label>
           <button type="submit" class="secondary">
-            Download PDF for print
+            Download print file
           </button>
         </fieldset>
       </form>

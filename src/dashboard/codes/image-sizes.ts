@@ -11,20 +11,20 @@ export const SVG_SIZE = 1024;
 export const PREVIEW_SIZE = 512;
 
 /**
- * A PDF is a vector page at print size (src/qr/design/render-pdf.ts); `size` is unused, and the same as the API
+ * A PDF (or EPS) is a vector page at print size (src/qr/design/render-pdf.ts); `size` is unused, and the same as the API
  * gives every PDF request, so both share one cached render.
  */
 export const PDF_SIZE = 512;
 
 export type DownloadChoice =
   | { format: 'svg'; size: typeof SVG_SIZE }
-  | { format: 'pdf'; size: typeof PDF_SIZE; print?: PrintPage }
+  | { format: 'pdf' | 'eps'; size: typeof PDF_SIZE; print?: PrintPage }
   | { format: 'png'; size: (typeof PNG_SIZES)[number] };
 
-/** What the "PDF for a print shop" form starts with: 5 cm, and the 3 mm bleed most print shops ask for. */
+/** What the "File for a print shop" form starts with: 5 cm, and the 3 mm bleed most print shops ask for. */
 export const PRINT_FORM_DEFAULTS = { sizeMm: 50, bleedMm: 3 } as const;
 
-/** The PDF for print form's fields, as the query carries them. */
+/** The print form's fields (besides the format), as the query carries them. */
 const PRINT_FIELDS = ['size_mm', 'bleed_mm', 'crop_marks', 'cmyk'] as const;
 
 /**
@@ -33,8 +33,9 @@ const PRINT_FIELDS = ['size_mm', 'bleed_mm', 'crop_marks', 'cmyk'] as const;
  */
 export function parseDownload(query: Record<string, unknown>): DownloadChoice | { problems: string[] } | undefined {
   if (query.format === 'svg' && query.size === undefined) return { format: 'svg', size: SVG_SIZE };
-  if (query.format === 'pdf' && query.size === undefined) {
-    if (!PRINT_FIELDS.some((field) => query[field] !== undefined)) return { format: 'pdf', size: PDF_SIZE };
+  if ((query.format === 'pdf' || query.format === 'eps') && query.size === undefined) {
+    const format = query.format;
+    if (!PRINT_FIELDS.some((field) => query[field] !== undefined)) return { format, size: PDF_SIZE };
     const print: PrintPage = {
       sizeMm: millimetres(query.size_mm, PRINT_FORM_DEFAULTS.sizeMm),
       bleedMm: millimetres(query.bleed_mm, 0),
@@ -43,7 +44,7 @@ export function parseDownload(query: Record<string, unknown>): DownloadChoice | 
     };
     const problems = printPageProblems(print);
     if (problems.length > 0) return { problems: problems.map((p) => `${p.field === 'size_mm' ? 'The width' : 'The bleed'} ${p.message}.`) };
-    return { format: 'pdf', size: PDF_SIZE, print };
+    return { format, size: PDF_SIZE, print };
   }
   const size = PNG_SIZES.find((candidate) => String(candidate) === query.size);
   if (query.format === 'png' && size !== undefined) return { format: 'png', size };
