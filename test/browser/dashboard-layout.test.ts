@@ -117,7 +117,7 @@ useBrowserSuite(
 const PHONE = { viewport: { width: 390, height: 844 }, userAgent: IPHONE_SAFARI, isMobile: true, hasTouch: true } as const;
 const LAPTOP = { viewport: { width: 1280, height: 800 } } as const;
 /** Pages whose screenshots people look at (test-results/layout-<size>-<page>.png); the others are only checked. */
-const SCREENSHOTS = new Set(['/codes', '/codes/new?type=BUSINESS', '/api-and-webhooks', '/analytics']);
+const SCREENSHOTS = /^\/(codes|codes\/new\?type=BUSINESS|codes\/qr_\w+\/design|api-and-webhooks|analytics)$/;
 
 /** What is wrong with the page as loaded now: sideways scroll, axe's serious and critical violations, no skip link first. */
 async function problemsOf(page: Page, name: string, options: { skipLink: boolean } = { skipLink: true }): Promise<string[]> {
@@ -163,7 +163,7 @@ async function visitAll(context: BrowserContext, size: string, paths: string[]):
     // all axe and the widths need; not waiting for images (a code's preview is rendered on request) saves seconds.
     await page.goto(`${app.origin}${path}`, { waitUntil: 'domcontentloaded' });
     problems.push(...(await problemsOf(page, `${size} ${path}`)));
-    if (SCREENSHOTS.has(path)) await screenshot(page, `layout-${size}-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`);
+    if (SCREENSHOTS.test(path)) await screenshot(page, `layout-${size}-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`);
   }
   await page.close();
   return problems;
