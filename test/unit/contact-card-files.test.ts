@@ -164,6 +164,26 @@ describe('contact content', () => {
   });
 });
 
+describe('opening hours without JavaScript', () => {
+  it('gives Tuesday to Friday Monday’s hours when the "copy Monday" box is ticked, and leaves them alone when not', () => {
+    const fields = {
+      '/content/name': 'Bakery',
+      '/content/openingHours/monday/0/opens': '08:00',
+      '/content/openingHours/monday/0/closes': '12:00',
+      '/content/openingHours/monday/1/opens': '13:00',
+      '/content/openingHours/monday/1/closes': '18:00',
+      '/content/openingHours/tuesday/0/opens': '10:00',
+      '/content/openingHours/tuesday/0/closes': '11:00',
+      '/content/openingHours/saturday/0/opens': '09:00',
+      '/content/openingHours/saturday/0/closes': '13:00',
+    };
+    const monday = [{ opens: '08:00', closes: '12:00' }, { opens: '13:00', closes: '18:00' }];
+    const copied = readDraft(TYPE_FORMS.BUSINESS, { ...fields, '/content/openingHours/copy-monday': 'on' }, new Map());
+    expect(copied.openingHours).toEqual({ monday, tuesday: monday, wednesday: monday, thursday: monday, friday: monday, saturday: [{ opens: '09:00', closes: '13:00' }] });
+    expect((readDraft(TYPE_FORMS.BUSINESS, fields, new Map()).openingHours as Record<string, unknown>).wednesday).toBeUndefined();
+  });
+});
+
 describe('an event file (.ics) read back by a strict parser', () => {
   const now = new Date('2026-01-01T00:00:00Z');
   const event = (e: Partial<EventContent>) => strictComponent(buildIcs({ title: 'Launch', start: '2026-12-01T18:30', ...e }, 'qr_1@qroute', now), 'vcalendar');
