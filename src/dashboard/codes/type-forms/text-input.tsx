@@ -51,7 +51,8 @@ export function TextInput(props: {
 export function TimeZoneList() {
   return (
     <datalist id="time-zones">
-      {Intl.supportedValuesOf('timeZone').map((zone) => (
+      {/* UTC is not among the runtime's zone names (only places are), yet is what an empty field means. */}
+      {['UTC', ...Intl.supportedValuesOf('timeZone')].map((zone) => (
         <option value={zone} />
       ))}
     </datalist>

@@ -126,9 +126,13 @@
     if (event.key !== 'Enter' || !(input instanceof HTMLInputElement) || input.getAttribute('list') !== 'time-zones') return;
     var typed = input.value.trim().toLowerCase().replace(/ /g, '_');
     if (typed === '') return;
+    // A zone the browser knows is complete (the server checks with the same Intl rule), listed or not (UTC, or a
+    // newer name such as Europe/Kyiv than the server's list has).
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: input.value.trim() });
+      return;
+    } catch (e) { /* not a zone: complete it below */ }
     var zones = zonesOf(input);
-    var exact = zones.filter(function (zone) { return zone.toLowerCase() === typed; });
-    if (exact.length === 1) { input.value = exact[0]; return; }
     event.preventDefault();
     var matches = zones.filter(function (zone) { return zone.toLowerCase().indexOf(typed) !== -1; });
     if (matches.length === 1) {
