@@ -4,7 +4,7 @@ import { PNG_SIZES, PRINT_FORM_DEFAULTS, printCentimetres } from '../codes/image
 
 /**
  * The ZIPs of an import's QR images: the formats and sizes a code's page offers for one image, each code in its
- * design. The print shop's PDF is a plain GET form, as on the code's page, so it works without JavaScript.
+ * design (list items, for the result's list of downloads).
  */
 export function ImageZipDownloads(props: { importId: string }) {
   const zip = `/imports/${props.importId}/qr-codes.zip`;
@@ -32,33 +32,37 @@ export function ImageZipDownloads(props: { importId: string }) {
           </span>
         </li>
       ))}
-      <li>
-        <form method="get" action={zip} class="print-download">
-          <input type="hidden" name="format" value="pdf" />
-          <fieldset>
-            <legend>ZIP of PDFs for a print shop</legend>
-            <div class="grid">
-              <div>
-                <label for="zip-print-size-mm">Width of each code (mm)</label>
-                <input id="zip-print-size-mm" name="size_mm" type="number" inputMode="decimal" min={PRINT_LIMITS.minSizeMm} max={PRINT_LIMITS.maxSizeMm} step="any" value={String(PRINT_FORM_DEFAULTS.sizeMm)} required />
-              </div>
-              <div>
-                <label for="zip-print-bleed-mm">Bleed (mm)</label>
-                <input id="zip-print-bleed-mm" name="bleed_mm" type="number" inputMode="decimal" min={0} max={PRINT_LIMITS.maxBleedMm} step="any" value={String(PRINT_FORM_DEFAULTS.bleedMm)} required />
-              </div>
-            </div>
-            <label for="zip-print-crop-marks">
-              <input id="zip-print-crop-marks" name="crop_marks" type="checkbox" /> Crop marks (outside the bleed)
-            </label>
-            <label for="zip-print-cmyk">
-              <input id="zip-print-cmyk" name="cmyk" type="checkbox" /> CMYK colours (converted without a colour profile)
-            </label>
-            <button type="submit" class="secondary">
-              Download ZIP of PDFs for print
-            </button>
-          </fieldset>
-        </form>
-      </li>
     </>
+  );
+}
+
+/** The print shop's PDFs for every code, as on a code's page: a plain GET form, so it works without JavaScript. */
+export function PrintZipForm(props: { importId: string }) {
+  return (
+    <form method="get" action={`/imports/${props.importId}/qr-codes.zip`} class="print-download">
+      <input type="hidden" name="format" value="pdf" />
+      <fieldset>
+        <legend>ZIP of PDFs for a print shop</legend>
+        <div class="grid">
+          <div>
+            <label for="zip-print-size-mm">Width of each code (mm)</label>
+            <input id="zip-print-size-mm" name="size_mm" type="number" inputMode="decimal" min={PRINT_LIMITS.minSizeMm} max={PRINT_LIMITS.maxSizeMm} step="any" value={String(PRINT_FORM_DEFAULTS.sizeMm)} required />
+          </div>
+          <div>
+            <label for="zip-print-bleed-mm">Bleed (mm)</label>
+            <input id="zip-print-bleed-mm" name="bleed_mm" type="number" inputMode="decimal" min={0} max={PRINT_LIMITS.maxBleedMm} step="any" value={String(PRINT_FORM_DEFAULTS.bleedMm)} required />
+          </div>
+        </div>
+        <label for="zip-print-crop-marks">
+          <input id="zip-print-crop-marks" name="crop_marks" type="checkbox" /> Crop marks (outside the bleed)
+        </label>
+        <label for="zip-print-cmyk">
+          <input id="zip-print-cmyk" name="cmyk" type="checkbox" /> CMYK colours (converted without a colour profile)
+        </label>
+        <button type="submit" class="secondary">
+          Download ZIP of PDFs for print
+        </button>
+      </fieldset>
+    </form>
   );
 }

@@ -1,5 +1,5 @@
 import type { ImportRow, ImportSummary } from '../../imports/import-rows.js';
-import { ImageZipDownloads } from './image-zip-downloads.js';
+import { ImageZipDownloads, PrintZipForm } from './image-zip-downloads.js';
 import { ProblemTable, SkippedRows } from './import-row-tables.js';
 import { TableRegion } from '../shared/table-region.js';
 
@@ -61,6 +61,7 @@ function ImportResultView(props: { summary: ImportSummary; result: ImportResult 
             </li>
             <ImageZipDownloads importId={summary.id} />
           </ul>
+          <PrintZipForm importId={summary.id} />
         </>
       )}
       {result.problems.length > 0 && (

@@ -41,7 +41,7 @@ export function ImportsPage(props: { context: PageContext; imports: PastImport[]
         </Flash>
       )}
       <article aria-labelledby="upload-heading">
-        <h2 id="upload-heading">Upload a CSV file</h2>
+        <h2 id="upload-heading">Upload a CSV file, or a ZIP with its files</h2>
         <p>
           Up to {MAX_IMPORT_ROWS.toLocaleString('en')} rows and {MAX_IMPORT_BYTES / 1024 / 1024} MB, separated by commas or semicolons, saved as
           UTF-8 (in Excel: “CSV UTF-8”). The file is checked first: you see what would be created and every error, and nothing is created until
