@@ -65,7 +65,10 @@ export async function placeEmbeddedPostgres(relativeDataDir: string, reachablePl
       throw new Error(`${link} is a link to the embedded PostgreSQL's cluster, but what it points to is gone. Nothing was deleted. ` +
         'Restore that directory, or move the link aside to start with a new, empty database.');
     });
-    return { binaries, runAs, pgData, home: path.dirname(pgData), moved: { ...moved, cluster: path.dirname(pgData) } };
+    const home = path.dirname(pgData);
+    // A link of the operator's own (to another disk, say) is not ours to announce.
+    const ours = path.dirname(home) === (await fs.realpath(path.join(reachablePlace, 'clusters')).catch(() => undefined));
+    return { binaries, runAs, pgData, home, moved: ours ? { ...moved, cluster: home } : moved };
   }
   await fs.chown(dataDir, ids.uid, ids.gid);
   if (await canReach(dataDir, ids)) return { binaries, runAs, pgData: link, home: dataDir, moved };
