@@ -121,10 +121,10 @@ async function dashboardImage(http: DashboardHttp, path: string) {
   return { res, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-async function uploadLogo(http: DashboardHttp, path: string, file: Blob, name: string): Promise<Response> {
+async function uploadLogo(http: DashboardHttp, path: string, file: Blob, name: string, headers: Record<string, string> = {}): Promise<Response> {
   const form = new FormData();
   form.set('logo', file, name);
-  return fetch(`${app.origin}${path}?_csrf=${encodeURIComponent(http.csrfToken)}`, { method: 'POST', headers: { cookie: http.cookie }, body: form, redirect: 'manual' });
+  return fetch(`${app.origin}${path}?_csrf=${encodeURIComponent(http.csrfToken)}`, { method: 'POST', headers: { cookie: http.cookie, ...headers }, body: form, redirect: 'manual' });
 }
 
 describe('templates belong to one account', () => {
@@ -360,6 +360,22 @@ describe('logos', () => {
     const text = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob(['hello'], { type: 'image/png' }), 'logo.png');
     expect(text.status).toBe(400);
     expect(await text.text()).toContain('The logo must be a PNG, JPEG or SVG image.');
+
+    // Through htmx (the editor with JavaScript): the logo part alone, saved or refused in place, never a page or a
+    // redirect that would throw away the form; a saved logo tells the page to redraw its preview.
+    const htmx = { 'HX-Request': 'true' };
+    const refusedInPlace = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob(['hello'], { type: 'image/png' }), 'logo.png', htmx);
+    expect(refusedInPlace.status).toBe(200);
+    const refusal = await refusedInPlace.text();
+    expect(refusal).toContain('The logo was not saved: The logo could not be used. The logo must be a PNG, JPEG or SVG image.');
+    expect(refusal).not.toContain('<html');
+    const savedInPlace = await uploadLogo(ownerHttp, `/codes/${code.id}/design/logo`, new Blob([new Uint8Array(logo)], { type: 'image/png' }), 'logo.png', htmx);
+    expect(savedInPlace.status).toBe(200);
+    expect(savedInPlace.headers.get('hx-trigger')).toBe('design-logo-saved');
+    const saved = await savedInPlace.text();
+    expect(saved).toContain('Logo saved with the design');
+    expect(saved).toMatch(/<div id="design-remove-logo-slot" hx-swap-oob="true">.*Remove the logo/s);
+    expect((await designOfCode(database.db, owner.accountId, code.id)).design?.logo?.png).toBe(logo.toString('base64'));
 
     // The preview and the image carry it; the code still decodes.
     const image = await dashboardImage(ownerHttp, `/codes/${code.id}/download?format=png&size=1024`);
