@@ -92,7 +92,8 @@ describe('page types on the short URL', () => {
     const event = await create('EVENT');
     const ics = await get(`/r/${event.slug}?download=ics`);
     expect(ics.headers.get('content-type')).toContain('text/calendar');
-    expect(await ics.text()).toContain('DTSTART:20261201T173000Z');
+    // In the event's zone, with its VTIMEZONE (src/landing/icalendar.ts).
+    expect(await ics.text()).toContain('DTSTART;TZID=Europe/Berlin:20261201T183000\r\n');
     expect(await counts(event.id)).toEqual({ humans: 0, outbox: 0 });
   });
 
