@@ -87,6 +87,13 @@ describe('codes in a browser', () => {
     expect(width).toBe(1024);
     expect(download.suggestedFilename()).toBe(`Spring poster-qr-${width}px.png`);
 
+    // The file for a print shop: a plain GET form, so the browser saves what it answers.
+    await page.getByLabel('Width of the code (mm)').fill('40');
+    await page.getByLabel('Crop marks (outside the bleed)').check();
+    const [printFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download print file' }).click()]);
+    expect(printFile.suggestedFilename()).toBe('Spring poster-qr-40mm-bleed3mm.pdf');
+    expect((await readFile((await printFile.path())!)).subarray(0, 5).toString()).toBe('%PDF-');
+
     // Copy the short URL, then scan it as a phone would; the count moves.
     await page.getByRole('button', { name: 'Copy short URL' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Copied' }).isVisible()).toBe(true);
