@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { LINK_TOKEN_PATHS, newLinkToken } from '../../src/people/tokens.js';
 import { type TestDatabase, useTestDatabase } from '../support/database.js';
+import { createPerson, dashboardHttp } from '../support/dashboard.js';
 import { rawHttp } from '../support/raw-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -70,4 +71,17 @@ it('request logs hold no token of any link mailed or shown, whichever method, le
   for (const secret of secrets) expect(logged).not.toContain(secret);
   expect(logged).toContain('/signup/confirm/[redacted]');
   expect(logged).toContain('/some-future-link/[redacted]?page=1');
+});
+
+it('request logs hold no session cookie, neither the one set at sign-in nor the one sent back', async () => {
+  const before = lines.length;
+  const person = await createPerson(database.db);
+  const http = await dashboardHttp(app, person); // signs in through the form: the answer sets the session cookie
+  const session = /qroute_session=([^;]+)/.exec(http.cookie)?.[1];
+  expect(session, http.cookie).toBeTruthy();
+  await http.get('/codes');
+  await expect.poll(() => lines.slice(before).filter((line) => line.includes('/codes')).length).toBeGreaterThanOrEqual(1);
+  const logged = lines.slice(before).join('\n');
+  expect(logged).not.toContain(session);
+  expect(logged).not.toContain(http.csrfToken);
 });
