@@ -225,18 +225,39 @@ describe('code types in a browser', () => {
     await expect.poll(() => totalScans(page)).toBe('1');
     await expectSignedWebhooks(codeId, 1);
 
+    // The saved images show as thumbnails; images just chosen too, before they are sent, and one can be taken out.
+    await expect.poll(() => page.locator('[data-gallery] img.gallery-thumb').evaluateAll((imgs) => imgs.map((img) => (img as unknown as { naturalWidth: number }).naturalWidth))).toEqual([40, 40]);
     await page.getByLabel('Remove bread.png').check();
-    await page.getByLabel('Add images').setInputFiles([{ name: 'pie.png', mimeType: 'image/png', buffer: png(40, 30, [120, 60, 20, 255]) }]);
+    await page.getByLabel('Add images').setInputFiles([
+      { name: 'pie.png', mimeType: 'image/png', buffer: png(40, 30, [120, 60, 20, 255]) },
+      { name: 'tart.png', mimeType: 'image/png', buffer: png(40, 30, [90, 30, 10, 255]) },
+    ]);
+    await expect.poll(() => page.locator('[data-gallery-pending] img').evaluateAll((imgs) => imgs.map((img) => img.getAttribute('src')?.slice(0, 15)))).toEqual(['data:image/png;', 'data:image/png;']);
+    await page.getByRole('button', { name: 'Take out tart.png' }).click();
+    expect(await page.locator('[data-gallery-pending] li').count()).toBe(1);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(() => page.locator('.flash').first().textContent()).toBe('Changes saved.');
     expect(await page.getByLabel('Remove bread.png').count()).toBe(0);
     expect(await page.getByLabel('Remove cake.png').count()).toBe(1);
     expect(await page.getByLabel('Remove pie.png').count()).toBe(1);
+    expect(await page.getByLabel('Remove tart.png').count()).toBe(0);
     await expect.poll(async () => (await fetch(shortUrl, { headers: { 'User-Agent': crawlerOn(IPHONE_SAFARI) } })).text()).toContain('Our bakes, image 2 of 2');
     await phone.page.goto(shortUrl);
     expect(await phone.page.getByRole('img').evaluateAll((imgs) => imgs.length)).toBe(2);
     await expect.poll(() => totalScans(page)).toBe('2');
     await expectSignedWebhooks(codeId, 2);
+
+    // Up puts pie first; the order is saved and the next scan shows it.
+    const savedOrder = () => page.locator('[data-gallery] input[type=hidden]').evaluateAll((inputs) => inputs.map((input) => input.getAttribute('value')));
+    const [cake, pie] = await savedOrder();
+    await page.getByRole('button', { name: 'Up: move pie.png earlier' }).click();
+    expect(await page.getByLabel('Position of pie.png').inputValue()).toBe('1');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.locator('.flash').first().textContent()).toBe('Changes saved.');
+    expect(await savedOrder()).toEqual([pie, cake]);
+    const shownOrder = async () => [...(await (await fetch(shortUrl, { headers: { 'User-Agent': crawlerOn(IPHONE_SAFARI) } })).text()).matchAll(/<img src="\/files\/([^"]+)"/g)].map((m) => m[1]);
+    await expect.poll(shownOrder).toEqual([pie, cake]);
+    await screenshot(page, 'code-types-images-gallery-form');
     await phone.close();
     await watched.context.close();
   }, BROWSER_TEST_TIMEOUT);

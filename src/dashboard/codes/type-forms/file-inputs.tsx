@@ -1,5 +1,5 @@
 import type { FileField, FilesField } from './index.js';
-import { removeName, uploadName } from './index.js';
+import { positionName, removeName, uploadName } from './index.js';
 import { FieldMessages } from './field-message.js';
 import { fieldId, type FieldProblems } from './field-problems.js';
 
@@ -40,36 +40,58 @@ export function FileInput(props: { field: FileField; path: string; idPrefix: str
   );
 }
 
-/** A gallery: the images it holds, each with "Remove", and a picker that adds more (several at once). */
+/**
+ * A gallery: the images it holds as thumbnails, in their order, each with its position, Up/Down (with JavaScript)
+ * and "Remove", and a picker that adds more (several at once; app.js shows them as thumbnails before they are
+ * sent, which can be put in order or taken out too). Without JavaScript the order is the positions typed.
+ */
 export function FilesInput(props: { field: FilesField; path: string; idPrefix: string; value: unknown; names: FileNames; problems: FieldProblems }) {
   const { field, path } = props;
   const ids = Array.isArray(props.value) ? (props.value as unknown[]).filter((v): v is string => typeof v === 'string') : [];
   const id = fieldId(props.idPrefix, path);
   return (
-    <fieldset class="form-list">
+    <fieldset class="form-list gallery-field">
       <legend>{field.label}</legend>
       {ids.length > 0 && (
-        <ul class="file-list">
+        <ol class="file-list gallery-list" data-gallery>
           {ids.map((fileId, i) => {
             const itemPath = `${path}/${i}`;
             const itemId = fieldId(props.idPrefix, itemPath);
             const name = props.names.get(fileId) ?? 'a file';
             return (
-              <li>
+              <li class="gallery-item">
                 <input type="hidden" name={itemPath} value={fileId} />
-                <label for={`${itemId}-remove`}>
-                  <input type="checkbox" id={`${itemId}-remove`} name={removeName(itemPath)} value="on" /> Remove {name}
-                </label>
+                {/* The public file URL: a gallery image is public to anyone with its link anyway (its landing page). */}
+                <img class="gallery-thumb" src={`/files/${encodeURIComponent(fileId)}`} alt={name} width={72} height={72} loading="lazy" />
+                <div class="gallery-controls">
+                  <label for={`${itemId}-position`} class="gallery-position-label">
+                    Position<span class="visually-hidden"> of {name}</span>
+                  </label>
+                  <input type="number" class="gallery-position" id={`${itemId}-position`} name={positionName(itemPath)} value={String(i + 1)} min={1} max={ids.length} inputMode="numeric" />
+                  <span class="gallery-moves" data-needs-js hidden>
+                    {/* Named in full (the visible word first, as WCAG's label-in-name asks): a list of "Up" is no help. */}
+                    <button type="button" class="secondary outline small-button" data-move="up" aria-label={`Up: move ${name} earlier`}>
+                      Up
+                    </button>
+                    <button type="button" class="secondary outline small-button" data-move="down" aria-label={`Down: move ${name} later`}>
+                      Down
+                    </button>
+                  </span>
+                  <label for={`${itemId}-remove`}>
+                    <input type="checkbox" id={`${itemId}-remove`} name={removeName(itemPath)} value="on" /> Remove {name}
+                  </label>
+                </div>
                 <FieldMessages id={itemId} label={name} problem={props.problems[itemPath]} />
               </li>
             );
           })}
-        </ul>
+        </ol>
       )}
       <div class="form-field">
         <label for={id}>Add {field.label.toLowerCase()}</label>
-        <input type="file" id={id} name={uploadName(path)} accept={field.accept} multiple aria-describedby={`${id}-hint${props.problems[path] ? ` ${id}-error` : ''}`} />
-        <FieldMessages id={id} label={field.label} hint={field.hint ?? `Up to ${field.max}.`} problem={props.problems[path]} />
+        <input type="file" id={id} name={uploadName(path)} accept={field.accept} multiple data-gallery-picker aria-describedby={`${id}-hint${props.problems[path] ? ` ${id}-error` : ''}`} />
+        <FieldMessages id={id} label={field.label} hint={`${field.hint ?? `Up to ${field.max}.`} New images go after the ones above.`} problem={props.problems[path]} />
+        <ol class="file-list gallery-list gallery-pending" data-gallery-pending aria-label={`${field.label} chosen, not yet saved`} hidden></ol>
       </div>
     </fieldset>
   );

@@ -114,6 +114,11 @@ export function removeName(path: string): string {
   return `remove:${path}`;
 }
 
+/** The name of the number field that gives a gallery image's place (1 first); read by readDraft. */
+export function positionName(path: string): string {
+  return `position:${path}`;
+}
+
 export function hasFiles(form: TypeForm): boolean {
   return form.fields.some((field) => field.kind === 'file' || field.kind === 'files');
 }

@@ -1,5 +1,5 @@
 import { WEEKDAYS } from '../../../codes/types/index.js';
-import { pathOf, removeName, type FormField, type TypeForm } from './form-description.js';
+import { pathOf, positionName, removeName, type FormField, type TypeForm } from './form-description.js';
 import { copyMondayName } from './list-inputs.js';
 
 /** The text fields of a submitted form, by name. */
@@ -63,13 +63,35 @@ function readField(field: FormField, path: string, fields: FormFields, uploaded:
       return fields[removeName(path)] !== undefined ? undefined : nonBlank(fields[path]);
     }
     case 'files': {
-      const kept = rowIndexes(fields, path)
-        .filter((i) => fields[removeName(`${path}/${i}`)] === undefined)
+      const kept = inGivenOrder(
+        fields,
+        path,
+        rowIndexes(fields, path).filter((i) => fields[removeName(`${path}/${i}`)] === undefined),
+      )
         .map((i) => nonBlank(fields[`${path}/${i}`]))
         .filter((id) => id !== undefined);
+      // New uploads go after the images already there, in the order they were chosen.
       return nonEmptyList([...kept, ...(uploaded.get(path) ?? [])]);
     }
   }
+}
+
+/**
+ * A gallery's rows in the order the owner gave them: by the position typed beside each (1 first; the page's
+ * Up/Down buttons renumber them), a row without a readable position keeping its place. Where two rows ask for one
+ * place, the one that was moved there comes first, so typing 1 beside the third image makes it the first.
+ */
+function inGivenOrder(fields: FormFields, path: string, indexes: number[]): number[] {
+  const rows = indexes.map((index) => {
+    // The form shows row `index` at place index + 1; a position left as shown means "not moved".
+    const written = fields[positionName(`${path}/${index}`)]?.trim() ?? '';
+    const typed = Number(written);
+    const position = written !== '' && Number.isFinite(typed) ? typed : index + 1;
+    return { index, position, moved: position !== index + 1 };
+  });
+  return rows
+    .sort((a, b) => a.position - b.position || Number(b.moved) - Number(a.moved) || a.index - b.index)
+    .map((row) => row.index);
 }
 
 /** The row numbers sent under `path` (`path/0`, `path/1/url`, ...), in order. */

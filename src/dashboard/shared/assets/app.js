@@ -165,3 +165,87 @@
     button.textContent = 'Copied to Tuesday–Friday';
   });
 })();
+// Gallery (issue 26, type-forms/file-inputs.tsx): Up/Down put the saved images in order by renumbering their
+// positions, which the server reads; images just chosen are shown as thumbnails before they are sent, and can be
+// put in order or taken out, by rebuilding the file input's list (DataTransfer).
+(function () {
+  'use strict';
+  var THUMB_MAX_BYTES = 15 * 1024 * 1024; // read into a data: URL (the CSP allows no blob:); larger ones show their name
+  function renumber(list) {
+    var positions = list.querySelectorAll('.gallery-position');
+    for (var i = 0; i < positions.length; i++) positions[i].value = String(i + 1);
+  }
+  function syncPicker(list) {
+    var picker = list.parentElement.querySelector('[data-gallery-picker]');
+    if (!picker || typeof DataTransfer === 'undefined') return;
+    var transfer = new DataTransfer();
+    var items = list.children;
+    for (var i = 0; i < items.length; i++) if (items[i].galleryFile) transfer.items.add(items[i].galleryFile);
+    picker.files = transfer.files;
+    list.hidden = items.length === 0;
+  }
+  function button(text, name, action) {
+    var b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'secondary outline small-button';
+    b.setAttribute(action[0], action[1]);
+    b.setAttribute('aria-label', name);
+    b.textContent = text;
+    return b;
+  }
+  function pendingItem(file) {
+    var item = document.createElement('li');
+    item.className = 'gallery-item';
+    item.galleryFile = file;
+    var img = document.createElement('img');
+    img.className = 'gallery-thumb';
+    img.alt = file.name;
+    img.width = 72;
+    img.height = 72;
+    if (file.size <= THUMB_MAX_BYTES && typeof FileReader !== 'undefined') {
+      var reader = new FileReader();
+      reader.onload = function () { img.src = String(reader.result); };
+      reader.readAsDataURL(file);
+    }
+    var controls = document.createElement('div');
+    controls.className = 'gallery-controls';
+    var name = document.createElement('span');
+    name.className = 'gallery-name';
+    name.textContent = file.name;
+    controls.appendChild(name);
+    controls.appendChild(button('Up', 'Up: move ' + file.name + ' earlier', ['data-move', 'up']));
+    controls.appendChild(button('Down', 'Down: move ' + file.name + ' later', ['data-move', 'down']));
+    controls.appendChild(button('Take out', 'Take out ' + file.name, ['data-unpick', '']));
+    item.appendChild(img);
+    item.appendChild(controls);
+    return item;
+  }
+  document.addEventListener('change', function (event) {
+    var picker = event.target;
+    if (!(picker instanceof HTMLInputElement) || !picker.hasAttribute('data-gallery-picker')) return;
+    var list = picker.parentElement.querySelector('[data-gallery-pending]');
+    if (!list) return;
+    list.textContent = '';
+    for (var i = 0; i < picker.files.length; i++) list.appendChild(pendingItem(picker.files[i]));
+    list.hidden = picker.files.length === 0;
+  });
+  document.addEventListener('click', function (event) {
+    var target = event.target instanceof Element ? event.target.closest('[data-move], [data-unpick]') : null;
+    if (!target) return;
+    var item = target.closest('li');
+    var list = item && item.parentElement;
+    if (!list) return;
+    if (target.hasAttribute('data-unpick')) {
+      list.removeChild(item);
+      syncPicker(list);
+      return;
+    }
+    var up = target.getAttribute('data-move') === 'up';
+    if (up && item.previousElementSibling) list.insertBefore(item, item.previousElementSibling);
+    else if (!up && item.nextElementSibling) list.insertBefore(item.nextElementSibling, item);
+    else return;
+    if (list.hasAttribute('data-gallery')) renumber(list);
+    else syncPicker(list);
+    target.focus();
+  });
+})();
