@@ -146,6 +146,17 @@ function overflowing(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Whether the design editor's preview image is wholly on screen after the last field (the frame's text colour, at
+ * the bottom of the form) gets focus, as it does while someone edits there.
+ */
+async function previewInViewWhileEditing(page: Page): Promise<boolean> {
+  await page.getByLabel('Frame text colour').focus();
+  const box = await page.getByRole('img', { name: 'Preview of the QR code in this design' }).boundingBox();
+  const viewport = page.viewportSize()!;
+  return box !== null && box.y >= 0 && box.y + box.height <= viewport.height && box.height > 50;
+}
+
 /** The element that has focus, as "tag.class#id". */
 function focused(page: Page): Promise<string> {
   return page.evaluate(() => {
@@ -204,7 +215,7 @@ describe('every dashboard page on a phone and a laptop', () => {
     expect(problems).toEqual([]);
   }, BROWSER_TEST_TIMEOUT);
 
-  it('on a phone: the navigation is one "Menu" button that opens with the keyboard; a refused form puts focus on its error summary', async () => {
+  it('on a phone: the navigation is one "Menu" button that opens with the keyboard; a refused form puts focus on its error summary; the design preview stays in view', async () => {
     const context = await browser.newContext(PHONE);
     try {
       const page = await context.newPage();
@@ -236,12 +247,16 @@ describe('every dashboard page on a phone and a laptop', () => {
       await links.nth(1).click();
       await expect.poll(() => focused(page)).toBe('input.#new-code-url');
       await screenshot(page, 'layout-phone-refused-code');
+
+      // The design editor keeps its live preview in view while the fields below it are edited.
+      await page.goto(`${app.origin}${signedIn.find((path) => path.endsWith('/design'))}`);
+      expect(await previewInViewWhileEditing(page)).toBe(true);
     } finally {
       await context.close();
     }
   }, BROWSER_TEST_TIMEOUT);
 
-  it('on a laptop: a refused password change puts focus on its error summary', async () => {
+  it('on a laptop: a refused password change puts focus on its error summary; the design preview stays beside the fields', async () => {
     const context = await browser.newContext(LAPTOP);
     try {
       const page = await context.newPage();
@@ -253,6 +268,9 @@ describe('every dashboard page on a phone and a laptop', () => {
       await page.getByRole('button', { name: 'Change password' }).click();
       await expect.poll(() => focused(page)).toBe('div.error-summary#');
       expect(await page.locator('.error-summary a').first().getAttribute('href')).toBe('#current-password');
+
+      await page.goto(`${app.origin}${signedIn.find((path) => path.endsWith('/design'))}`);
+      expect(await previewInViewWhileEditing(page)).toBe(true);
     } finally {
       await context.close();
     }
