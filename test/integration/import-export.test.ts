@@ -152,6 +152,9 @@ describe('export', () => {
     const print = await entries('format=pdf&size_mm=30&bleed_mm=3&crop_marks=on');
     expect(print.name).toMatch(/-pdf-30mm\.zip$/);
     expect(Buffer.from(print.files['00002-Blue.pdf']!).subarray(0, 5).toString()).toBe('%PDF-');
+    const eps = await entries('format=eps&size_mm=30&bleed_mm=3');
+    expect(eps.name).toMatch(/-eps-30mm\.zip$/);
+    expect(Buffer.from(eps.files['00003-Plain.eps']!).subarray(0, 11).toString()).toBe('%!PS-Adobe-');
     // The PNG's width from its header: the size the link names (an old link without a size: 1024, as it was).
     const width = (png: Uint8Array) => Buffer.from(png).readUInt32BE(16);
     const large = await entries('format=png&size=2048');

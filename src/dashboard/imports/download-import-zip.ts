@@ -24,8 +24,8 @@ export const ZIP_PNG_SIZE = 1024;
 
 /**
  * The images a ZIP holds: the downloads the code's page offers (dashboard/codes/image-sizes.ts), by the same
- * query: `?format=svg`, `?format=pdf` (with the print shop's `size_mm`, `bleed_mm`, `crop_marks`, `cmyk` if
- * given), `?format=png&size=512|1024|2048|4096`; no format is SVG, as before. Undefined for anything else.
+ * query: `?format=svg`, `?format=pdf` or `?format=eps` (with the print shop's `size_mm`, `bleed_mm`, `crop_marks`,
+ * `cmyk` if given), `?format=png&size=512|1024|2048|4096`; no format is SVG, as before. Undefined for anything else.
  */
 export function zipChoice(query: Record<string, unknown>): ReturnType<typeof parseDownload> {
   if (query.format === undefined && query.size === undefined) return parseDownload({ format: 'svg' });
@@ -80,7 +80,7 @@ async function writeZip(
   const { format } = choice;
   res.status(200);
   res.setHeader('Content-Type', 'application/zip');
-  const kind = format === 'png' ? `png-${choice.size}px` : format === 'pdf' && choice.print ? `pdf-${choice.print.sizeMm}mm` : format;
+  const kind = format === 'png' ? `png-${choice.size}px` : 'print' in choice && choice.print ? `${format}-${choice.print.sizeMm}mm` : format;
   res.setHeader('Content-Disposition', `attachment; filename="qroute-import-${summary.createdAt.toISOString().slice(0, 10)}-${kind}.zip"`);
   res.setHeader('Cache-Control', 'no-store');
 
@@ -125,7 +125,7 @@ async function render(deps: DashboardDependencies, accountId: string, code: Crea
     margin: 4,
     ecc: 'M',
     design,
-    print: choice.format === 'pdf' ? (choice.print ?? null) : null,
+    print: 'print' in choice ? (choice.print ?? null) : null,
   };
   return (await deps.images.renderer.render(request, signal)).body;
 }

@@ -22,6 +22,12 @@ export function ImageZipDownloads(props: { importId: string }) {
         </a>{' '}
         <span class="muted">vector, for print, {DEFAULT_PDF.widthCm} cm wide</span>
       </li>
+      <li>
+        <a href={`${zip}?format=eps`} download>
+          ZIP of the QR codes (EPS)
+        </a>{' '}
+        <span class="muted">vector, for layout programs, {DEFAULT_PDF.widthCm} cm wide</span>
+      </li>
       {PNG_SIZES.map((size) => (
         <li>
           <a href={`${zip}?format=png&size=${size}`} download>
@@ -36,13 +42,19 @@ export function ImageZipDownloads(props: { importId: string }) {
   );
 }
 
-/** The print shop's PDFs for every code, as on a code's page: a plain GET form, so it works without JavaScript. */
+/** The print shop's files (PDF or EPS) for every code, as on a code's page: a plain GET form, so it works without JavaScript. */
 export function PrintZipForm(props: { importId: string }) {
   return (
     <form method="get" action={`/imports/${props.importId}/qr-codes.zip`} class="print-download">
-      <input type="hidden" name="format" value="pdf" />
       <fieldset>
-        <legend>ZIP of PDFs for a print shop</legend>
+        <legend>ZIP of files for a print shop</legend>
+        <label for="zip-print-format">File type</label>
+        <select id="zip-print-format" name="format">
+          <option value="pdf" selected>
+            PDF
+          </option>
+          <option value="eps">EPS</option>
+        </select>
         <div class="grid">
           <div>
             <label for="zip-print-size-mm">Width of each code (mm)</label>
@@ -60,7 +72,7 @@ export function PrintZipForm(props: { importId: string }) {
           <input id="zip-print-cmyk" name="cmyk" type="checkbox" /> CMYK colours (converted without a colour profile)
         </label>
         <button type="submit" class="secondary">
-          Download ZIP of PDFs for print
+          Download ZIP for print
         </button>
       </fieldset>
     </form>
