@@ -84,8 +84,8 @@ export interface FilesField extends Described {
 
 /**
  * A yes/no whose two answers each need their consequence said (Wi-Fi: join directly, or a page): two radio
- * buttons, each with its own hint. The first option is stored as false, which is also what content saved before
- * the field existed means; the second as true.
+ * buttons, each with its own hint. The first option is stored as nothing (the key left out, which is also what
+ * content saved before the field existed has); the second as true.
  */
 export interface EitherField extends Described {
   kind: 'either';

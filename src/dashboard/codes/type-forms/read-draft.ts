@@ -34,7 +34,8 @@ function readField(field: FormField, path: string, fields: FormFields, uploaded:
     case 'checkbox':
       return fields[path] !== undefined;
     case 'either':
-      return fields[path] === 'true';
+      // The first answer is left out, as content saved before the field existed has it.
+      return fields[path] === 'true' ? true : undefined;
     case 'list':
       return nonEmptyList(rowIndexes(fields, path).map((i) => nonBlank(fields[`${path}/${i}`])).filter((v) => v !== undefined));
     case 'rows':
