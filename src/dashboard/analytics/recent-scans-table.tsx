@@ -6,7 +6,7 @@ import { TableRegion } from '../shared/table-region.js';
 export function RecentScansTable(props: { scans: RecentScan[]; timeZone: string; withCode: boolean }) {
   if (props.scans.length === 0) return <p class="muted">No scans yet.</p>;
   return (
-    <TableRegion label="Recent scans">
+    <TableRegion label="Recent scans table">
       <table>
         <thead>
           <tr>

@@ -3,6 +3,7 @@ import { MAX_API_KEY_NAME_LENGTH } from '../../accounts/api-key-name.js';
 import { CsrfField } from '../shared/layout.js';
 import { Moment } from '../shared/moment.js';
 import { keyHint } from './format.js';
+import { TableRegion } from '../shared/table-region.js';
 
 export interface ApiKeysSectionProps {
   csrfToken: string;
@@ -82,7 +83,7 @@ function NewKey(props: { apiKey: CreatedApiKey }) {
 
 function KeysTable(props: { keys: ListedApiKey[] }) {
   return (
-    <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="api-keys-heading">
+    <TableRegion label="API keys table">
       <table>
         <thead>
           <tr>
@@ -133,6 +134,6 @@ function KeysTable(props: { keys: ListedApiKey[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }

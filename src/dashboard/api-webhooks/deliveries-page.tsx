@@ -30,7 +30,7 @@ export function DeliveriesPage(props: { context: PageContext; items: DeliveryLis
           Show
         </button>
       </form>
-      <DeliveriesTable items={props.items} labelledBy="deliveries-heading" />
+      <DeliveriesTable items={props.items} />
       {older && (
         <p>
           <a href={older}>Older deliveries</a>

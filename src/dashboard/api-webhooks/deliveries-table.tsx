@@ -1,6 +1,7 @@
 import type { Attempt, Delivery } from '../../webhooks/delivery-service.js';
 import { Moment } from '../shared/moment.js';
 import { excerpt } from './format.js';
+import { TableRegion } from '../shared/table-region.js';
 
 /** A row of the delivery log: the delivery and its latest attempt (none yet while it waits for the first). */
 export interface DeliveryListItem {
@@ -10,10 +11,10 @@ export interface DeliveryListItem {
 
 const STATUS_LABELS: Record<Delivery['status'], string> = { succeeded: 'Succeeded', pending: 'Pending', failed: 'Failed' };
 
-export function DeliveriesTable(props: { items: DeliveryListItem[]; labelledBy: string }) {
+export function DeliveriesTable(props: { items: DeliveryListItem[] }) {
   if (props.items.length === 0) return <p class="muted">No deliveries yet. Scans of this account's codes and test events appear here.</p>;
   return (
-    <div class="table-scroll" tabIndex={0} role="region" aria-labelledby={props.labelledBy}>
+    <TableRegion label="Webhook deliveries table">
       <table id="deliveries">
         <thead>
           <tr>
@@ -52,7 +53,7 @@ export function DeliveriesTable(props: { items: DeliveryListItem[]; labelledBy: 
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }
 

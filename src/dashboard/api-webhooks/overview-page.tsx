@@ -57,7 +57,7 @@ export function DeliveryLog(props: { items: DeliveryListItem[]; more: boolean; o
   return (
     <section id="delivery-log" aria-labelledby="delivery-log-heading" hx-swap-oob={props.outOfBand ? 'true' : undefined}>
       <h2 id="delivery-log-heading">Delivery log</h2>
-      <DeliveriesTable items={props.items} labelledBy="delivery-log-heading" />
+      <DeliveriesTable items={props.items} />
       {props.more && (
         <p>
           <a href="/api-and-webhooks/deliveries">All deliveries</a>

@@ -7,7 +7,7 @@ export function DestinationHistory(props: { changes: DestinationChange[]; zone: 
   return (
     <section aria-labelledby="history-heading">
       <h2 id="history-heading">Destination history</h2>
-      <TableRegion labelledBy="history-heading">
+      <TableRegion label="Destination history table">
         <table>
           <thead>
             <tr>

@@ -10,7 +10,7 @@ export function InvitationsTable(props: { invitations: PendingInvitation[] }) {
       {props.invitations.length === 0 ? (
         <p class="muted">No pending invitations.</p>
       ) : (
-        <TableRegion labelledBy="pending-heading">
+        <TableRegion label="Pending invitations table">
           <table>
             <thead>
               <tr>
