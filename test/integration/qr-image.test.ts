@@ -3,7 +3,7 @@ import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '../support/database.js';
 import { createTestAccount, rawRequest, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
-import { createTestCode } from '../support/factories.js';
+import { createTestCode, createTestTypedCode } from '../support/factories.js';
 
 // jsqr is CommonJS with an ESM-style default in its typings; require gives the function under either view.
 const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
@@ -157,5 +157,20 @@ describe('GET /qrcodes/{id}/image', () => {
     const other = await createTestAccount(database.db, app);
     expect((await rawRequest(app, `/qrcodes/${code.id}/image`, { apiKey: other.apiKey })).body.error.code).toBe('not_found');
     expect((await rawRequest(app, `/qrcodes/${code.id}/image`)).status).toBe(401);
+  });
+});
+
+describe('a Wi-Fi code set to join directly', () => {
+  it('is drawn from the network itself (the WIFI: string), in every format, and a dynamic one from its short URL', async () => {
+    const wifi = { ssid: 'Harbour; Guest', security: 'WPA', password: 'sea:breeze,42' };
+    const direct = await createTestTypedCode(database.db, owner, { type: 'WIFI', content: { ...wifi, direct: true }, siteUrl: app.config.siteUrl });
+    const dynamic = await createTestTypedCode(database.db, owner, { type: 'WIFI', content: wifi, siteUrl: app.config.siteUrl });
+    const png = async (id: string) => {
+      const res = await fetch(`${app.apiUrl}/qrcodes/${id}/image?format=png&size=512`, { headers: { Authorization: `Bearer ${owner.apiKey}` } });
+      expect(res.status).toBe(200);
+      return decodePng(Buffer.from(await res.arrayBuffer()));
+    };
+    expect(await png(direct.id)).toBe('WIFI:T:WPA;S:Harbour\\; Guest;P:sea\\:breeze\\,42;;');
+    expect(await png(dynamic.id)).toBe(`HTTPS://QR.EXAMPLE.COM/R/${dynamic.slug}`);
   });
 });
