@@ -336,9 +336,9 @@ describe('the code list and the code page', () => {
     expect(page).toContain('<dd class="code-type">Plain text</dd>');
     expect(page).toContain('Shows a small page hosted here');
     expect(page).toContain(`href="${codePath}/design"`);
-    expect(await pageText('/codes?q=Plain+words')).toMatch(/Plain words<\/a><\/th><td>Plain text<\/td>/);
+    expect(await pageText('/codes?q=Plain+words')).toMatch(/Plain words<\/a><\/th><td data-label="Type">Plain text<\/td>/);
     const picker = await pageText('/codes/new');
-    for (const type of CODE_TYPE_NAMES.filter((t) => t !== 'URL')) expect(picker).toContain(`href="/codes/new?type=${type}"`);
+    for (const type of CODE_TYPE_NAMES.filter((t) => t !== 'URL')) expect(picker).toContain(`href="/codes/new?type=${type}#form-heading"`);
   });
 });
 
