@@ -1,9 +1,9 @@
 import { type LandingTarget, htmlAnswer, type LandingAnswer, publisherOf } from './index.js';
 import { PageShell } from './page-shell.js';
 
-/** What a paused code says, in the words the plain page (src/redirect/not-found-page.ts) has always used. */
-export const PAUSED_TITLE = 'This QR code is paused';
-export const PAUSED_SENTENCE = 'The owner of this code has paused it for now. Please try again later.';
+/** What a paused code says, in the words its plain page always used. */
+const PAUSED_TITLE = 'This QR code is paused';
+const PAUSED_SENTENCE = 'The owner of this code has paused it for now. Please try again later.';
 
 /**
  * A paused code's page in its account's colour and logo, which the scan's lookup has already (cached with the

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { PAUSED_SENTENCE, PAUSED_TITLE } from '../landing/paused-page.js';
 
 const PAGE_STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;margin:0;display:grid;place-items:center;min-height:100vh;' +
@@ -17,10 +16,9 @@ function page(title: string, sentence: string): Buffer {
 export const NOT_FOUND_PAGE_POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'`;
 
 /**
- * Self-contained pages (no external assets), rendered once. A paused code with its account known is answered in
- * the account's colour and logo instead (src/landing/paused-page.tsx); this plain one is for a lookup without it.
+ * Self-contained pages (no external assets), rendered once. (A paused code's page is drawn in its account's colour
+ * and logo, src/landing/paused-page.tsx.)
  */
 export const NOT_FOUND_PAGES = {
-  paused: page(PAUSED_TITLE, PAUSED_SENTENCE),
   gone: page('QR code not found', 'This QR code does not exist or is no longer in use.'),
 } as const;
