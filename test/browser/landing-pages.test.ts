@@ -141,6 +141,7 @@ describe('landing pages on a phone', () => {
       coupon: await createCode(person, 'COUPON', 'Coupon', { title: '2 for 1 coffee', code: 'HARBOUR-2FOR1', expiresAt: '2099-12-31T23:59', timezone: 'Europe/Berlin', terms: 'One per visit' }),
       pdf: await createCode(person, 'PDF', 'Menu', { fileId: menu.id, title: 'Our menu' }),
       paused: await createCode(person, 'TEXT', 'Paused', { text: 'Back soon' }),
+      business: await createCode(person, 'BUSINESS', 'Shop', { name: 'Harbour Café', address: 'Hafenstraße 5\n20457 Hamburg', phone: '+49 40 1234567' }),
     };
     await database.db.updateTable('qr_codes').set({ active: false }).where('slug', '=', slugs.paused).execute();
 
@@ -178,6 +179,11 @@ describe('landing pages on a phone', () => {
     expect(await page.locator('object.pv').getAttribute('type')).toBe('application/pdf');
     expect(await page.getByRole('link', { name: 'Open the PDF' }).getAttribute('href')).toBe(`/files/${menu.id}`);
     expect(await page.getByRole('link', { name: 'Download the PDF' }).getAttribute('href')).toBe(`/files/${menu.id}?download=1`);
+
+    await open('business');
+    const map = page.getByRole('link', { name: /Hafenstraße 5/ });
+    expect(await map.getAttribute('href')).toBe('https://www.google.com/maps/search/?api=1&query=Hafenstra%C3%9Fe%205%2C%2020457%20Hamburg');
+    expect(await page.locator('a.b svg.i').count()).toBe(1);
 
     await open('paused', 404);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This QR code is paused');
