@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { checkImport } from '../../src/imports/check-import.js';
 import { createPasswordReset } from '../../src/people/password-resets.js';
 import { DEFAULT_DESIGN } from '../../src/qr/design/design.js';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
-import { BROWSER_TEST_TIMEOUT, screenshot } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT, SCREENSHOTS as SCREENSHOT_DIR, screenshot } from '../support/browser.js';
 import { BROWSER_SUITE_TIMEOUT, useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
 import { signIn } from '../support/dashboard.js';
@@ -274,6 +275,7 @@ describe('every dashboard page on a phone and a laptop', () => {
       // The design editor keeps its live preview in view while the fields below it are edited.
       await page.goto(`${app.origin}${signedIn.find((path) => path.endsWith('/design'))}`);
       expect(await previewInViewWhileEditing(page)).toBe(true);
+      await page.screenshot({ path: join(SCREENSHOT_DIR, 'layout-phone-design-editing.png') });
     } finally {
       await context.close();
     }
