@@ -8,12 +8,14 @@ import type { ShownCode } from './code-row.js';
  * as its link says (a frame makes it taller). The print form is a plain GET form: its fields become the download's
  * query, so it works without JavaScript and the browser saves the file.
  */
-export function CodeDownloads(props: { code: ShownCode }) {
+export function CodeDownloads(props: { code: ShownCode; directWifi?: boolean }) {
   const { code } = props;
+  // What a screen reader hears is what the image holds: a direct Wi-Fi code holds the network, not the short URL.
+  const alt = props.directWifi ? 'QR code that joins the Wi-Fi network directly' : `QR code for ${code.shortUrl}`;
   return (
     <article aria-labelledby="qr-heading">
       <h2 id="qr-heading">QR code</h2>
-      <img class="qr-preview" src={`/codes/${code.id}/qr.svg`} alt={`QR code for ${code.shortUrl}`} width={256} />
+      <img class="qr-preview" src={`/codes/${code.id}/qr.svg`} alt={alt} width={256} />
       <p>
         <a href={`/codes/${code.id}/design`}>Change the design…</a>
       </p>

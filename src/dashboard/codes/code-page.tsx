@@ -52,7 +52,7 @@ export function CodePage(props: CodePageProps) {
       {props.refused && <Flash kind="error">Nothing was saved: see the messages below.</Flash>}
       {props.namesakes && <NamesakesNote name={code.name} namesakes={props.namesakes} />}
       <div class="grid code-overview">
-        <CodeDownloads code={code} />
+        <CodeDownloads code={code} directWifi={props.directWifi ?? false} />
         <CodeFacts code={code} context={context} zone={props.zone} directWifi={props.directWifi ?? false} />
       </div>
       {/* The analytics panel belongs to the analytics routes: a link without JavaScript, loaded in place with it. */}
