@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { type DatabaseConnection, openDatabase } from './db/connect.js';
 import type { Database } from './db/schema/index.js';
-import { recordSiteUrl } from './db/site-url.js';
+import { keepSiteUrlRecorded } from './db/site-url.js';
 import { createLogger } from './logger.js';
 import type { Metrics } from './metrics/index.js';
 import type { QrImages } from './qr/index.js';
@@ -155,7 +155,10 @@ export async function createService(config: Config, options: ServiceOptions): Pr
 
     if (runsHttp) {
       // For the admin CLI, whose shell rarely has the server's environment: the links it prints use this SITE_URL.
-      await recordSiteUrl(db, config.siteUrl);
+      const siteUrlRecord = keepSiteUrlRecorded(db, config.siteUrl, (error) =>
+        logger.warn({ err: error }, 'could not record SITE_URL for the admin CLI yet; trying again in 30 s'),
+      );
+      stops.push(async () => siteUrlRecord.stop());
       // Analytics: new scans are folded into the hourly rollup every few seconds (one instance at a time).
       if (!without.has('rollup')) {
         const rollup = createScanRollupJob({ db, logger });

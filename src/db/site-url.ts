@@ -18,6 +18,30 @@ export async function recordSiteUrl(db: Db, siteUrl: string): Promise<void> {
     .execute();
 }
 
+/**
+ * recordSiteUrl without holding up the start: a server must start and serve printed codes while the database is
+ * down, so a failed write is tried again every `retryMs` until it succeeds or the server stops.
+ */
+export function keepSiteUrlRecorded(db: Db, siteUrl: string, onError: (error: unknown) => void, retryMs = 30_000): { stop: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const attempt = () => {
+    recordSiteUrl(db, siteUrl).catch((error: unknown) => {
+      if (stopped) return;
+      onError(error);
+      timer = setTimeout(attempt, retryMs);
+      timer.unref();
+    });
+  };
+  attempt();
+  return {
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
 /** What the last server started on this database said its SITE_URL was; undefined when no server has run on it. */
 export async function recordedSiteUrl(db: Db): Promise<string | undefined> {
   const row = await db.selectFrom('server_settings').select('value').where('name', '=', SITE_URL).executeTakeFirst();
