@@ -55,6 +55,10 @@ export async function backupEmbedded(dataDir: string, outFile: string, logger: L
   // store as a link.
   const { pgData } = embedded;
   const clusterParent = path.dirname(pgData);
+  const clusterName = path.basename(pgData);
+  // Stored as pg/ whatever the cluster's own directory is called (an operator's DATA_DIR/pg may link to
+  // /mnt/disk/pgdata), which is where the restore and the backup_label below expect it.
+  const asPg = clusterName === 'pg' ? [] : [`--transform=s,^${clusterName.replace(/[\\.*[\]^$,&]/g, '\\$&')}\\(/\\|$\\),pg\\1,`];
   // Next to the output, so the finished archive is renamed into place, never seen half-written under its name.
   const staging = await fs.mkdtemp(path.join(path.dirname(out), '.qroute-backup-'));
   const tarFile = path.join(staging, 'backup.tar');
@@ -73,7 +77,8 @@ export async function backupEmbedded(dataDir: string, outFile: string, logger: L
     const extras = await present(dataDir, SERVICE_FILES);
     // Exit status 1: a file changed while it was read. Expected while the server writes; the WAL replayed at the
     // restored cluster's first start repairs it (which is why the backup copies the WAL at all).
-    await tar(['-cf', tarFile, ...EXCLUDED.map((pattern) => `--exclude=${pattern}`), '-C', clusterParent, path.basename(pgData), '-C', dataDir, ...extras],
+    const excluded = EXCLUDED.map((pattern) => (pattern.startsWith('pg/') ? `${clusterName}/${pattern.slice(3)}` : pattern));
+    await tar(['-cf', tarFile, ...asPg, ...excluded.map((pattern) => `--exclude=${pattern}`), '-C', clusterParent, clusterName, '-C', dataDir, ...extras],
       { allowChanged: true });
     const { rows: [stop] } = await admin.query<{ lsn: string; wal: string; labelfile: string }>(
       'select s.lsn::text, pg_walfile_name(s.lsn) as wal, s.labelfile from pg_backup_stop(false) as s');
@@ -89,7 +94,7 @@ export async function backupEmbedded(dataDir: string, outFile: string, logger: L
     for (const needed of [start!.wal, stop!.wal]) {
       if (!wal.includes(needed)) throw new Error(`the WAL segment ${needed} the backup needs is missing from ${pgData}/pg_wal; nothing was written`);
     }
-    await tar(['-rf', tarFile, '-C', clusterParent, ...wal.map((name) => `${path.basename(pgData)}/pg_wal/${name}`)]);
+    await tar(['-rf', tarFile, ...asPg, '-C', clusterParent, ...wal.map((name) => `${clusterName}/pg_wal/${name}`)]);
     sessionOpen = false;
     await admin.end(); // drops the slot: the WAL is in the archive
 

@@ -65,10 +65,12 @@ export async function placeEmbeddedPostgres(relativeDataDir: string, reachablePl
       throw new Error(`${link} is a link to the embedded PostgreSQL's cluster, but what it points to is gone. Nothing was deleted. ` +
         'Restore that directory, or move the link aside to start with a new, empty database.');
     });
-    const home = path.dirname(pgData);
-    // A link of the operator's own (to another disk, say) is not ours to announce.
-    const ours = path.dirname(home) === (await fs.realpath(path.join(reachablePlace, 'clusters')).catch(() => undefined));
-    return { binaries, runAs, pgData, home, moved: ours ? { ...moved, cluster: home } : moved };
+    const ours = path.dirname(path.dirname(pgData)) === (await fs.realpath(path.join(reachablePlace, 'clusters')).catch(() => undefined));
+    if (ours) return { binaries, runAs, pgData, home: path.dirname(pgData), moved: { ...moved, cluster: path.dirname(pgData) } };
+    // A link of the operator's own (to another disk, say) is not ours to announce, and the folder it points into
+    // need not be writable by PostgreSQL's user: its log and settings stay in DATA_DIR, as without a link.
+    await fs.chown(dataDir, ids.uid, ids.gid);
+    return { binaries, runAs, pgData, home: dataDir, moved };
   }
   await fs.chown(dataDir, ids.uid, ids.gid);
   if (await canReach(dataDir, ids)) return { binaries, runAs, pgData: link, home: dataDir, moved };
