@@ -91,17 +91,17 @@ async function canRun(binaries: Binaries, ids: { uid: number; gid: number }): Pr
 
 /** `<parent>/<what DATA_DIR is called>-<random>`, owned by PostgreSQL's user and closed to everyone else. */
 async function newClusterHome(dataDir: string, parent: string, ids: { uid: number; gid: number }): Promise<string> {
-  await fs.mkdir(parent, { recursive: true, mode: 0o755 });
-  await fs.chmod(parent, 0o755); // root's umask may be 077; the postgres user must pass through
+  await openedUpTo(parent);
   const hint = path.resolve(dataDir).split(path.sep).filter(Boolean).join('-').replace(/[^A-Za-z0-9_.-]/g, '_').slice(-40);
   // Short enough for a Unix-domain socket in it (see socketDirectoryFor in embedded-postgres.ts).
   const home = path.join(parent, `${hint || 'data'}-${randomBytes(4).toString('hex')}`);
   await fs.mkdir(home, { mode: 0o700 });
   // pg made now, empty (initdb takes an empty directory): the link to it is never left dangling, and a restore unpacks through it.
   await fs.mkdir(path.join(home, 'pg'), { mode: 0o700 });
+  // For an operator looking at what is in the place: which DATA_DIR each cluster belongs to. Written before the
+  // folder is handed to PostgreSQL's user, and only as a new file, so that user cannot have put a link there.
+  await fs.writeFile(path.join(home, 'DATA_DIR'), `${path.resolve(dataDir)}\n`, { flag: 'wx' });
   for (const dir of [home, path.join(home, 'pg')]) await fs.chown(dir, ids.uid, ids.gid);
-  // For an operator looking at what is in the place: which DATA_DIR each cluster belongs to.
-  await fs.writeFile(path.join(home, 'DATA_DIR'), `${path.resolve(dataDir)}\n`);
   return home;
 }
 
@@ -120,9 +120,7 @@ export async function reachableBinaries(packaged: Binaries, parent: string): Pro
     postgres: path.join(dir, 'bin', path.basename(packaged.postgres)),
   });
   if (await fs.access(path.join(target, COMPLETE)).then(() => true, () => false)) return inPlace(target);
-  await fs.mkdir(parent, { recursive: true, mode: 0o755 });
-  await fs.chmod(parent, 0o755);
-  await fs.chmod(path.dirname(parent), 0o755).catch(() => undefined);
+  await openedUpTo(parent);
   const building = `${target}.${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     await mirror(native, building);
@@ -167,5 +165,18 @@ async function mirror(from: string, to: string): Promise<void> {
         await fs.chmod(target, (mode & 0o100) !== 0 ? 0o755 : 0o644);
       }
     }
+  }
+}
+
+/**
+ * Makes `dir` and whatever of its parents is missing, each passable by PostgreSQL's user (root's umask may be 077,
+ * which would make /var/lib/qroute 0700). Folders that were there already are left as their owner set them.
+ */
+async function openedUpTo(dir: string): Promise<void> {
+  const first = await fs.mkdir(dir, { recursive: true, mode: 0o755 });
+  if (first === undefined) return;
+  for (let made = dir; ; made = path.dirname(made)) {
+    await fs.chmod(made, 0o755);
+    if (made === first || made === path.dirname(made)) break;
   }
 }

@@ -34,7 +34,6 @@ interface PageElement {
   className: string;
   getBoundingClientRect(): { right: number };
   checkVisibility(): boolean;
-  checkVisibility(): boolean;
   contains(other: PageElement): boolean;
 }
 declare const document: {
