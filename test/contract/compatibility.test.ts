@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTRACT_PATH, PROJECT_ROOT } from '../../src/paths.js';
+import { PROJECT_ROOT } from '../../src/paths.js';
 
 const execFile = promisify(execFileCallback);
 const RELEASED = path.join(PROJECT_ROOT, 'openapi', 'released', 'v1.yaml');
@@ -44,13 +44,9 @@ function without(text: string, from: string, to: string): string {
   return text.slice(0, start) + text.slice(end);
 }
 
+// The current contract itself is checked by `npm run check:compat`, a CI step of its own; these show that the check
+// catches what it must and lets additions through (each Optic run is ~10 s of CPU, so none is run twice).
 describe('the compatibility check against the released contract', { timeout: 60_000 }, () => {
-  it('passes for the current contract (what CI checks)', async () => {
-    const result = await check(await readFile(CONTRACT_PATH, 'utf8'));
-    expect(result.output).not.toMatch(/Cannot find module/);
-    expect(result.exitCode).toBe(0);
-  });
-
   it('fails when a response field is removed', async () => {
     const result = await check(released.replace(/^ {8}shortUrl:\n(?: {10}.*\n)+/m, ''));
     expect(result.exitCode).not.toBe(0);
