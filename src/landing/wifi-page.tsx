@@ -1,6 +1,6 @@
 import type { WifiContent } from '../codes/types/index.js';
 import { type Publisher, PageShell } from './page-shell.js';
-import { wifiString } from './wifi-string.js';
+import { wifiString } from '../codes/types/wifi-string.js';
 
 export function WifiPage({ content: w, publisher }: { content: WifiContent; publisher: Publisher }) {
   return (

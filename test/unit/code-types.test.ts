@@ -5,7 +5,7 @@ import { CouponPage } from '../../src/landing/coupon-page.js';
 import { buildIcs } from '../../src/landing/icalendar.js';
 import { mailtoHref, smsHref } from '../../src/landing/message-pages.js';
 import { buildVcard } from '../../src/landing/vcard.js';
-import { wifiString } from '../../src/landing/wifi-string.js';
+import { wifiString } from '../../src/codes/types/wifi-string.js';
 import { VALID } from '../support/code-type-examples.js';
 
 const INVALID: [CodeTypeName, unknown, string][] = [

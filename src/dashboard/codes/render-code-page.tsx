@@ -33,15 +33,17 @@ export async function renderCodePage(
     getQrCode(deps.db, { accountId, id: codeId }),
     listDestinationChanges(deps.db, { accountId, codeId, limit: HISTORY_LIMIT }),
   ]);
-  const namesakes = await namesakesOf(deps.db, { accountId, id: code.id, name: code.name });
+  const [namesakes, stored] = await Promise.all([
+    namesakesOf(deps.db, { accountId, id: code.id, name: code.name }),
+    code.type === 'URL' ? undefined : currentContent(deps.db, { accountId, id: codeId }),
+  ]);
   let typed = options.typedEdit;
   if (typed === undefined && code.type !== 'URL' && isCodeTypeName(code.type)) {
-    const stored = await currentContent(deps.db, { accountId, id: codeId });
     const content = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
     typed = { name: code.name, content, problems: {}, fileNames: await fileNamesOf(deps.db, accountId, TYPE_FORMS[code.type], content) };
   }
   // What the printed image holds is what is stored, not what a refused form sent.
-  const directWifi = code.type === 'WIFI' && isDirectWifi(await currentContent(deps.db, { accountId, id: codeId }));
+  const directWifi = code.type === 'WIFI' && isDirectWifi(stored);
   const refused = options.edit !== undefined || options.typedEdit !== undefined;
   const done = typeof req.query.done === 'string' && Object.hasOwn(DONE_MESSAGES, req.query.done) ? (req.query.done as keyof typeof DONE_MESSAGES) : undefined;
   const page = (
