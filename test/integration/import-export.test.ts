@@ -1,3 +1,4 @@
+import { request, type IncomingMessage } from 'node:http';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -243,5 +244,45 @@ ${','.repeat(5 * 1024 * 1024)}`);
     expect((await stranger.get(path)).status).toBe(404);
     expect((await stranger.get(`${path}/codes.csv`)).status).toBe(404);
     expect((await stranger.post(`${path}/confirm`, {})).status).toBe(404);
+  });
+});
+
+describe('checking imports at once', () => {
+  /** An upload that sends its headers and the start of its file, then waits: its dry run holds the account's place. */
+  function heldUpload(http: DashboardHttp) {
+    const boundary = 'held-upload';
+    const held = request(new URL(`/imports?_csrf=${encodeURIComponent(http.csrfToken)}`, app.origin), {
+      method: 'POST',
+      headers: { cookie: http.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    const state: { status?: number; answered: Promise<IncomingMessage> } = {
+      answered: new Promise<IncomingMessage>((resolve, reject) => held.on('response', resolve).on('error', reject)),
+    };
+    void state.answered.then((response) => (state.status = response.statusCode));
+    held.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="codes.csv"\r\nContent-Type: text/csv\r\n\r\ntype,name,url\r\n`);
+    return { state, finish: () => held.end(`URL,Held,https://example.com/held\r\n--${boundary}--\r\n`) };
+  }
+  const small = (name: string) => `type,name,url\nURL,${name},https://example.com/\n`;
+
+  it('checks one upload of an account at a time: another answers 429 while the first is still arriving, and the first goes on', async () => {
+    const { http } = await createSignedInPerson(database.db, app);
+    await http.get('/imports');
+    // Which of two requests on two connections the server takes first is not ours to choose: until the held one is
+    // the one holding the place (the other answers 429 while it is unanswered), start it again.
+    let held = heldUpload(http);
+    await expect
+      .poll(async () => {
+        if (held.state.status !== undefined) held = heldUpload(http); // it lost the race and was refused itself
+        const other = await upload(http, 'other.csv', small('Other'));
+        return other.status === 429 && held.state.status === undefined;
+      })
+      .toBe(true);
+    const stranger = await createSignedInPerson(database.db, app); // another account is not held up
+    await stranger.http.get('/imports');
+    expect((await upload(stranger.http, 'mine.csv', small('Mine'))).status).toBe(303);
+
+    held.finish();
+    expect((await held.state.answered).statusCode).toBe(303);
+    expect((await upload(http, 'after.csv', small('After'))).status).toBe(303);
   });
 });

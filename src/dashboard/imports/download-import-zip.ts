@@ -10,6 +10,7 @@ import { imageTextOfCode } from '../../codes/image-text.js';
 import { sessionOf, type DashboardDependencies } from '../shared/context.js';
 import { DashboardError } from '../shared/errors.js';
 import { type DownloadChoice, parseDownload } from '../codes/image-sizes.js';
+import { accountGate } from './account-gate.js';
 
 /**
  * ZIPs rendering at once: one per account, and two per instance. A ZIP renders one image at a time, but each
@@ -40,33 +41,17 @@ export function zipChoice(query: Record<string, unknown>): ReturnType<typeof par
  * Images are stored, not deflated: PNGs are compressed already, and it keeps the stream simple.
  */
 export function downloadImportZip(deps: DashboardDependencies): RequestHandler<{ id: string }> {
-  // Per app (this handler is made once per app): accounts with a ZIP being written.
-  const running = new Map<string, number>();
-  let total = 0;
+  const gate = accountGate(
+    { perAccount: ZIPS_PER_ACCOUNT, perInstance: ZIPS_PER_INSTANCE },
+    { busyAccount: 'A download of QR images is already running', busyInstance: 'Other downloads of QR images are running' },
+  );
   return async (req, res) => {
     const choice = zipChoice(req.query);
     if (!choice) throw new DashboardError(404, 'No such download', 'Choose one of the downloads on the import page.');
     if ('problems' in choice) throw new DashboardError(400, 'This PDF cannot be made', choice.problems.join(' '));
     const { accountId } = sessionOf(res).user;
     const summary = await getImport(deps.db, accountId, req.params.id);
-    if ((running.get(accountId) ?? 0) >= ZIPS_PER_ACCOUNT) {
-      res.setHeader('Retry-After', '30');
-      throw new DashboardError(429, 'A download of QR images is already running', 'Wait for it to finish, then download again.');
-    }
-    if (total >= ZIPS_PER_INSTANCE) {
-      res.setHeader('Retry-After', '30');
-      throw new DashboardError(503, 'Other downloads of QR images are running', 'Try again in a minute.');
-    }
-    running.set(accountId, (running.get(accountId) ?? 0) + 1);
-    total += 1;
-    try {
-      await writeZip(deps, res, accountId, summary, choice);
-    } finally {
-      total -= 1;
-      const left = (running.get(accountId) ?? 1) - 1;
-      if (left === 0) running.delete(accountId);
-      else running.set(accountId, left);
-    }
+    await gate(res, accountId, () => writeZip(deps, res, accountId, summary, choice));
   };
 }
 
