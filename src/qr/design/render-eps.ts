@@ -1,10 +1,8 @@
 import { deflateSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
-import { DEFAULT_PDF } from './render-pdf.js';
-import { MARK_GAP_MM, MARK_LENGTH_MM, MARKS_AREA_MM, naiveCmyk, type PrintPage } from './print-page.js';
-import { svgBox } from './svg-box.js';
+import { POINTS_PER_MM, printLayout } from './render-pdf.js';
+import { MARK_GAP_MM, MARK_LENGTH_MM, naiveCmyk, type PrintPage } from './print-page.js';
 
-const POINTS_PER_MM = 72 / 25.4;
 /** A logo is at most 30% of the code: 1024 px across is 300 dpi at 8.7 cm, more than a logo needs. */
 const MAX_LOGO_PIXELS = 1024;
 
@@ -16,15 +14,7 @@ const MAX_LOGO_PIXELS = 1024;
  * Deterministic.
  */
 export function renderDesignEps(svg: string, page?: PrintPage): Buffer {
-  const box = svgBox(svg);
-  const mm = (value: number) => value * POINTS_PER_MM;
-  const trimWidth = page ? mm(page.sizeMm) : mm(DEFAULT_PDF.widthCm * 10);
-  const unit = trimWidth / box.trimWidth;
-  const bleed = box.bleed * unit;
-  const trimHeight = box.trimHeight * unit;
-  const around = page ? (page.cropMarks ? mm(MARKS_AREA_MM) : 0) : mm(DEFAULT_PDF.marginCm * 10);
-  const width = trimWidth + 2 * (bleed + around);
-  const height = trimHeight + 2 * (bleed + around);
+  const { box, unit, trimWidth, trimHeight, bleed, around, pageWidth: width, pageHeight: height } = printLayout(svg, page);
   const colour = (hex: string) => setColour(hex, page?.cmyk ?? false);
 
   const out: string[] = [

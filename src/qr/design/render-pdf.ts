@@ -16,10 +16,26 @@ const require = createRequire(import.meta.url);
 // No types ship with it; its one export is this function.
 const svgToPdf = require('svg-to-pdfkit') as SvgToPdf;
 
-const POINTS_PER_MM = 72 / 25.4;
+export const POINTS_PER_MM = 72 / 25.4;
 
 /** 5 cm across with a 5 mm white margin and no bleed: what a PDF is without page settings. */
 export const DEFAULT_PDF = { widthCm: 5, marginCm: 0.5 } as const;
+
+/**
+ * Where a design goes on a print file's page, in points (PDF and EPS alike): the trim (the code at its size), the
+ * bleed around it, and around that the crop marks' area, or without `page` DEFAULT_PDF's white margin. `unit` is
+ * points per SVG unit.
+ */
+export function printLayout(svg: string, page: PrintPage | undefined) {
+  const box = svgBox(svg);
+  const mm = (value: number) => value * POINTS_PER_MM;
+  const trimWidth = page ? mm(page.sizeMm) : mm(DEFAULT_PDF.widthCm * 10);
+  const unit = trimWidth / box.trimWidth;
+  const bleed = box.bleed * unit;
+  const trimHeight = box.trimHeight * unit;
+  const around = page ? (page.cropMarks ? mm(MARKS_AREA_MM) : 0) : mm(DEFAULT_PDF.marginCm * 10);
+  return { box, unit, trimWidth, trimHeight, bleed, around, pageWidth: trimWidth + 2 * (bleed + around), pageHeight: trimHeight + 2 * (bleed + around) };
+}
 
 /**
  * An SVG from renderDesignSvg (drawn with the page's bleed, if any) as a one-page vector PDF for print. Without
@@ -30,15 +46,7 @@ export const DEFAULT_PDF = { widthCm: 5, marginCm: 0.5 } as const;
  * equal inputs give equal bytes (the image ETag relies on that).
  */
 export function renderDesignPdf(svg: string, page?: PrintPage): Promise<Buffer> {
-  const box = svgBox(svg);
-  const mm = (value: number) => value * POINTS_PER_MM;
-  const trimWidth = page ? mm(page.sizeMm) : mm(DEFAULT_PDF.widthCm * 10);
-  const unit = trimWidth / box.trimWidth;
-  const bleed = box.bleed * unit;
-  const trimHeight = box.trimHeight * unit;
-  const around = page ? (page.cropMarks ? mm(MARKS_AREA_MM) : 0) : mm(DEFAULT_PDF.marginCm * 10);
-  const pageWidth = trimWidth + 2 * (bleed + around);
-  const pageHeight = trimHeight + 2 * (bleed + around);
+  const { trimWidth, trimHeight, bleed, around, pageWidth, pageHeight } = printLayout(svg, page);
   const epoch = new Date(0);
   const doc = new PDFDocument({
     size: [pageWidth, pageHeight],
