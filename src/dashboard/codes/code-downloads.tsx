@@ -1,7 +1,7 @@
-import { PRINT_LIMITS } from '../../qr/design/print-page.js';
 import { DEFAULT_PDF } from '../../qr/design/render-pdf.js';
-import { downloadHref, PDF_SIZE, PNG_SIZES, PRINT_FORM_DEFAULTS, printCentimetres } from './image-sizes.js';
+import { downloadHref, PDF_SIZE, PNG_SIZES, printCentimetres } from './image-sizes.js';
 import type { ShownCode } from './code-row.js';
+import { PrintFields } from './print-fields.js';
 
 /**
  * The QR preview (in the code's design), the link to the design editor, and the downloads. A PNG is exactly as wide
@@ -51,33 +51,12 @@ export function CodeDownloads(props: { code: ShownCode; directWifi?: boolean }) 
       <form method="get" action={`/codes/${code.id}/download`} class="print-download">
         <fieldset>
           <legend>File for a print shop</legend>
-          <label for="print-format">File type</label>
-          <select id="print-format" name="format">
-            <option value="pdf" selected>
-              PDF
-            </option>
-            <option value="eps">EPS</option>
-          </select>
-          <p class="muted">
-            Vector, with the frame text as outlines (no fonts needed). The bleed is extra background around the code that the
-            print shop cuts off; ask them how much they need (3 mm is usual).
-          </p>
-          <div class="grid">
-            <div>
-              <label for="print-size-mm">Width of the code (mm)</label>
-              <input id="print-size-mm" name="size_mm" type="number" inputMode="decimal" min={PRINT_LIMITS.minSizeMm} max={PRINT_LIMITS.maxSizeMm} step="any" value={String(PRINT_FORM_DEFAULTS.sizeMm)} required />
-            </div>
-            <div>
-              <label for="print-bleed-mm">Bleed (mm)</label>
-              <input id="print-bleed-mm" name="bleed_mm" type="number" inputMode="decimal" min={0} max={PRINT_LIMITS.maxBleedMm} step="any" value={String(PRINT_FORM_DEFAULTS.bleedMm)} required />
-            </div>
-          </div>
-          <label for="print-crop-marks">
-            <input id="print-crop-marks" name="crop_marks" type="checkbox" /> Crop marks (outside the bleed)
-          </label>
-          <label for="print-cmyk">
-            <input id="print-cmyk" name="cmyk" type="checkbox" /> CMYK colours (converted without a colour profile)
-          </label>
+          <PrintFields idPrefix="print" widthLabel="Width of the code (mm)">
+            <p class="muted">
+              Vector, with the frame text as outlines (no fonts needed). The bleed is extra background around the code that the
+              print shop cuts off; ask them how much they need (3 mm is usual).
+            </p>
+          </PrintFields>
           <button type="submit" class="secondary">
             Download print file
           </button>

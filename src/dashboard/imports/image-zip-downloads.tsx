@@ -1,6 +1,6 @@
-import { PRINT_LIMITS } from '../../qr/design/print-page.js';
 import { DEFAULT_PDF } from '../../qr/design/render-pdf.js';
-import { PNG_SIZES, PRINT_FORM_DEFAULTS, printCentimetres } from '../codes/image-sizes.js';
+import { PNG_SIZES, printCentimetres } from '../codes/image-sizes.js';
+import { PrintFields } from '../codes/print-fields.js';
 
 /**
  * The ZIPs of an import's QR images: the formats and sizes a code's page offers for one image, each code in its
@@ -48,29 +48,7 @@ export function PrintZipForm(props: { importId: string }) {
     <form method="get" action={`/imports/${props.importId}/qr-codes.zip`} class="print-download">
       <fieldset>
         <legend>ZIP of files for a print shop</legend>
-        <label for="zip-print-format">File type</label>
-        <select id="zip-print-format" name="format">
-          <option value="pdf" selected>
-            PDF
-          </option>
-          <option value="eps">EPS</option>
-        </select>
-        <div class="grid">
-          <div>
-            <label for="zip-print-size-mm">Width of each code (mm)</label>
-            <input id="zip-print-size-mm" name="size_mm" type="number" inputMode="decimal" min={PRINT_LIMITS.minSizeMm} max={PRINT_LIMITS.maxSizeMm} step="any" value={String(PRINT_FORM_DEFAULTS.sizeMm)} required />
-          </div>
-          <div>
-            <label for="zip-print-bleed-mm">Bleed (mm)</label>
-            <input id="zip-print-bleed-mm" name="bleed_mm" type="number" inputMode="decimal" min={0} max={PRINT_LIMITS.maxBleedMm} step="any" value={String(PRINT_FORM_DEFAULTS.bleedMm)} required />
-          </div>
-        </div>
-        <label for="zip-print-crop-marks">
-          <input id="zip-print-crop-marks" name="crop_marks" type="checkbox" /> Crop marks (outside the bleed)
-        </label>
-        <label for="zip-print-cmyk">
-          <input id="zip-print-cmyk" name="cmyk" type="checkbox" /> CMYK colours (converted without a colour profile)
-        </label>
+        <PrintFields idPrefix="zip-print" widthLabel="Width of each code (mm)" />
         <button type="submit" class="secondary">
           Download ZIP for print
         </button>
