@@ -13,6 +13,7 @@ import {
 import * as scanRollupMigration from '../../src/db/migrations/20261123T1500-scan-rollup.js';
 import * as withoutCodeKeyMigration from '../../src/db/migrations/20261123T1700-scan-hourly-without-code-key.js';
 import * as packedScansMigration from '../../src/db/migrations/20261125T1839-packed-scans.js';
+import * as scanAudienceMigration from '../../src/db/migrations/20261127T0000-scan-audience.js';
 import { newId } from '../../src/ids.js';
 import { inTimeZone } from '../../src/analytics/time-zones.js';
 import { pruneExpired } from '../../src/maintenance/prune.js';
@@ -334,11 +335,13 @@ describe('the rollup', () => {
     await database.db.transaction().execute(async (trx) => {
       const migrating = trx as unknown as Kysely<unknown>;
       // Back to one row per scan (the schema that migration ran on), and packed again after it.
+      await scanAudienceMigration.down(migrating);
       await packedScansMigration.down(migrating);
       await scanRollupMigration.down(migrating);
       await scanRollupMigration.up(migrating);
       await withoutCodeKeyMigration.up(migrating);
       await packedScansMigration.up(migrating);
+      await scanAudienceMigration.up(migrating);
     });
     const { rows } = await sql<{ hour: Date; scans: number }>`select hour, scans::int from scan_hourly order by hour`.execute(database.db);
     expect(rows.map((r) => [r.hour.toISOString(), r.scans])).toEqual([

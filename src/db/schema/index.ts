@@ -16,9 +16,10 @@ import type {
 } from './people.js';
 import type { QrCodeScanIncrementsTable, QrCodesTable } from './qr-codes.js';
 import type { ScanBatchesTable } from './scan-batches.js';
+import type { RetiredSlugsTable } from './retired-slugs.js';
 import type { ServerSettingsTable } from './server-settings.js';
 import type { AccountScanHourlyTable, ScanHourlyTable, ScanRollupStateTable } from './scan-rollup.js';
-import type { ScanGroupsTable, ScansView } from './scans.js';
+import type { ScanGroupsTable, ScansView, ScanVisitorsTable, VisitorSecretsTable } from './scans.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks.js';
 import type { WriteRateEventsTable } from './write-rate-events.js';
 
@@ -30,6 +31,8 @@ export interface DatabaseSchema {
   scan_groups: ScanGroupsTable;
   /** A view: one row per scan of scan_groups. */
   scans: ScansView;
+  scan_visitors: ScanVisitorsTable;
+  visitor_secrets: VisitorSecretsTable;
   scan_batches: ScanBatchesTable;
   write_rate_events: WriteRateEventsTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -52,6 +55,7 @@ export interface DatabaseSchema {
   imports: ImportsTable;
   import_rows: ImportRowsTable;
   server_settings: ServerSettingsTable;
+  retired_slugs: RetiredSlugsTable;
 }
 
 /** The database handle services take: the pool, or a transaction the caller opened. */

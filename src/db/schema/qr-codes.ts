@@ -18,6 +18,8 @@ export interface QrCodesTable {
   active: Generated<boolean>;
   scan_count: Generated<number>;
   bot_scan_count: Generated<number>;
+  /** Scans that were their visitor's first of the code that UTC day, summed over the days. */
+  unique_scan_count: Generated<number>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
   deleted_at: Date | null;
@@ -31,4 +33,5 @@ export interface QrCodeScanIncrementsTable {
   qr_code_id: string;
   scans: number;
   bot_scans: number;
+  unique_scans: Generated<number>;
 }

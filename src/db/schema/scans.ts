@@ -15,6 +15,16 @@ export interface ScanGroupsTable {
   destination_url: string | null;
   /** Host of the Referer header, when the scanners sent one; never the full URL, never the IP. */
   referrer_host: string | null;
+  /** ISO 3166-1 alpha-2 country of the scanners' address (never the address), when the IP database knows it. */
+  country: string | null;
+  /** English name of the region (first subdivision), when the IP database has regions. */
+  region: string | null;
+  /** English name of the city, when the IP database has cities. */
+  city: string | null;
+  /** Primary subtag of the first language the phone asked for (Accept-Language), lower case. */
+  language: string | null;
+  /** The visitor's first scan of the code that UTC day; null for scans recorded before visitors were counted. */
+  is_unique: boolean | null;
   first_at: ColumnType<Date, Date, never>;
   /** Every time of the group; null for a group of one scan, which is at `first_at`. */
   times: ColumnType<Date[] | null, Date[] | null, never>;
@@ -31,4 +41,23 @@ export interface ScansView {
   browser: string;
   destination_url: string | null;
   referrer_host: string | null;
+  country: string | null;
+  region: string | null;
+  city: string | null;
+  language: string | null;
+  is_unique: boolean | null;
+}
+
+/** The UTC day's secret every instance hashes visitors with; deleted once the day has ended. */
+export interface VisitorSecretsTable {
+  day: ColumnType<string, string, never>;
+  secret: Buffer;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+/** The (code, visitor) pairs seen this UTC day; a scan is unique when its pair is new. Deleted with the day. */
+export interface ScanVisitorsTable {
+  day: ColumnType<string, string, never>;
+  qr_code_id: string;
+  visitor: Buffer;
 }
