@@ -75,6 +75,12 @@ export interface Config {
    * address in the per-address login limit.
    */
   trustProxy: boolean | number | string;
+  /**
+   * GEOIP_DATABASE: the operator's MMDB file (GeoLite2-City, DB-IP Lite City, IPinfo Lite) that places scans by
+   * address; unset: the embedded DB-IP Lite Country database (src/audience/geo-lookup.ts). A replaced file is read
+   * again without a restart.
+   */
+  geoipDatabase: string | undefined;
   /** The web dashboard: mail for invitations and password resets, self-service sign-up, session lifetimes. */
   dashboard: DashboardConfig;
   /** Uploaded files (src/files/): the largest single file, and the live bytes one account may keep. */
@@ -164,6 +170,7 @@ export function loadConfig(env: Env = process.env, recorded: { serverSiteUrl?: s
     metricsToken: metricsToken(env),
     workerMetricsPort: optionalInteger(env, 'WORKER_METRICS_PORT', { min: 0, max: 65535 }),
     trustProxy: trustProxy(nonEmpty(env.TRUST_PROXY)),
+    geoipDatabase: optionalPath(env, 'GEOIP_DATABASE'),
     dashboard: dashboard(env, siteUrl),
     files: {
       maxFileBytes: integer(env, 'FILE_MAX_MB', 50, { min: 1, max: 10_240 }) * 1024 * 1024,
@@ -259,6 +266,12 @@ function trustProxy(value: string | undefined): boolean | number | string {
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
   return value;
+}
+
+/** An absolute path (relative ones are from the working directory), or undefined when unset. */
+function optionalPath(env: Env, name: string): string | undefined {
+  const raw = nonEmpty(env[name]);
+  return raw === undefined ? undefined : path.resolve(raw);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
