@@ -1,3 +1,5 @@
+import { currentZoneName } from '../time-zone-names.js';
+
 /** The zone used when the viewer's is missing or not one we accept. */
 export const FALLBACK_TIME_ZONE = 'UTC';
 
@@ -10,7 +12,8 @@ const MAX_NAME_LENGTH = 64;
 
 /**
  * The viewer's time zone if Intl knows it, else UTC. Spelling is kept (Intl would turn `Asia/Kolkata` into the
- * older `Asia/Calcutta`), except the letter case, which Intl corrects (`europe/berlin` → `Europe/Berlin`).
+ * older `Asia/Calcutta`), except the letter case, which Intl corrects (`europe/berlin` → `Europe/Berlin`), and
+ * renamed zones, which get their current names: a browser reports `Asia/Calcutta`, people know `Asia/Kolkata`.
  */
 export function resolveTimeZone(name: string | null | undefined): string {
   const trimmed = name?.trim() ?? '';
@@ -21,7 +24,9 @@ export function resolveTimeZone(name: string | null | undefined): string {
   } catch {
     return FALLBACK_TIME_ZONE;
   }
-  return canonical.toLowerCase() === trimmed.toLowerCase() ? canonical : trimmed;
+  const current = currentZoneName(canonical);
+  const lower = trimmed.toLowerCase();
+  return canonical.toLowerCase() === lower || current.toLowerCase() === lower ? current : currentZoneName(trimmed);
 }
 
 /** Minutes east of UTC in `timeZone` at `at` (Berlin in summer: 120; St. John's in winter: -210). */

@@ -1,5 +1,6 @@
 import { isInvisibleOnly, multiLineTextProblem, singleLineTextProblem } from '../../text-rules.js';
 import { parseDestinationUrl } from '../destination-url.js';
+import { currentZoneName } from '../../time-zone-names.js';
 
 /** Where a content field is at fault, as a JSON pointer into the content (`/links/0/url`), and why. */
 export interface ContentProblem {
@@ -140,8 +141,9 @@ export const dateTime: Field<string> = (value, path, problems) => {
 export const timeZone: Field<string> = (value, path, problems) => {
   if (typeof value !== 'string' || value.length > 64) return fail(problems, path, 'must be a time zone like Europe/Berlin');
   try {
-    // The canonical spelling (names are matched case-insensitively), so stored content has one form.
-    return new Intl.DateTimeFormat('en', { timeZone: value.trim() }).resolvedOptions().timeZone;
+    // The canonical spelling (names are matched case-insensitively), so stored content has one form; renamed zones
+    // by their current names (Intl answers Asia/Calcutta for Asia/Kolkata).
+    return currentZoneName(new Intl.DateTimeFormat('en', { timeZone: value.trim() }).resolvedOptions().timeZone);
   } catch {
     return fail(problems, path, 'must be a time zone like Europe/Berlin');
   }

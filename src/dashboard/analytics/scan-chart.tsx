@@ -1,6 +1,7 @@
 import type { ScanTimeSeries } from '../../analytics/index.js';
 import { BUCKET_WORDS, bucketText, count, rangeWords } from './format.js';
 import { TableRegion } from '../shared/table-region.js';
+import { evenTicks } from './chart-ticks.js';
 
 const WIDTH = 720;
 const HEIGHT = 220;
@@ -12,14 +13,14 @@ const X_LABELS = 6;
 /**
  * Scans over time as an SVG bar chart drawn on the server (no script; classes from app.css and presentation
  * attributes only, as the CSP allows no style attributes), with the same numbers as a table behind it for screen
- * readers and anyone who wants them exactly. The picture is one image with a summary as its name. Two value lines
- * (half and top) are labelled inside the plot, so no width has to be guessed for the numbers.
+ * readers and anyone who wants them exactly. The picture is one image with a summary as its name. The value lines
+ * (even steps, chart-ticks.ts) are labelled inside the plot, so no width has to be guessed for the numbers.
  */
 export function ScanChart(props: { series: ScanTimeSeries; id: string }) {
   const { series } = props;
   const buckets = series.buckets;
   const words = BUCKET_WORDS[series.bucketSize];
-  const top = niceCeiling(Math.max(0, ...buckets.map((bucket) => bucket.scans)));
+  const { top, ticks } = evenTicks(Math.max(0, ...buckets.map((bucket) => bucket.scans)));
   const plotWidth = WIDTH - PLOT.left - PLOT.right;
   const plotHeight = HEIGHT - PLOT.top - PLOT.bottom;
   const step = plotWidth / Math.max(buckets.length, 1);
@@ -28,7 +29,7 @@ export function ScanChart(props: { series: ScanTimeSeries; id: string }) {
   return (
     <figure class="chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={chartSummary(series)} xmlns="http://www.w3.org/2000/svg">
-        {[0, top / 2, top].map((value) => (
+        {[0, ...ticks].map((value) => (
           <line class="gridline" x1={PLOT.left} x2={WIDTH - PLOT.right} y1={round(yOf(value))} y2={round(yOf(value))} />
         ))}
         {buckets.map((bucket, index) =>
@@ -42,7 +43,7 @@ export function ScanChart(props: { series: ScanTimeSeries; id: string }) {
             />
           ) : null,
         )}
-        {[top / 2, top].map((value) => (
+        {ticks.map((value) => (
           <text class="value-label" x={PLOT.left + 2} y={round(yOf(value)) - 4}>
             {count(value)}
           </text>
@@ -94,13 +95,6 @@ export function chartSummary(series: ScanTimeSeries): string {
   if (series.total === 0) return `${intro}: no scans.`;
   const busiest = series.buckets.reduce((best, bucket) => (bucket.scans > best.scans ? bucket : best));
   return `${intro}: ${count(series.total)} in total, the most ${words.when} ${bucketText(busiest.label, series.bucketSize)} (${count(busiest.scans)}).`;
-}
-
-/** The chart's top: an even number up to 10 (so the middle line is whole), then 1, 2 or 5 times a power of ten. */
-export function niceCeiling(value: number): number {
-  if (value <= 10) return Math.max(2, Math.ceil(value / 2) * 2);
-  const power = 10 ** Math.floor(Math.log10(value));
-  return [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= value)!;
 }
 
 /** About six evenly spread buckets get a label under the axis; the table has them all. */

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { TextInput as InputKind } from './index.js';
 import { describedBy, FieldMessages } from './field-message.js';
 import type { FieldProblems } from './field-problems.js';
+import { knownZoneNames } from '../../../time-zone-names.js';
 
 // datetime-local can show only a local date and time; a value written with an offset (an import) stays text.
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
@@ -52,7 +53,7 @@ export function TimeZoneList() {
   return (
     <datalist id="time-zones">
       {/* UTC is not among the runtime's zone names (only places are), yet is what an empty field means. */}
-      {['UTC', ...Intl.supportedValuesOf('timeZone')].map((zone) => (
+      {['UTC', ...knownZoneNames()].map((zone) => (
         <option value={zone} />
       ))}
     </datalist>
