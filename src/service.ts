@@ -37,7 +37,9 @@ export interface ServiceOptions {
   /** Retry policy, timeouts and worker sizes of webhook delivery (tests shorten them). */
   webhookTuning?: WebhookDeliveryTuning;
   /** Background jobs left out (a test that runs one by hand); production runs all of them. */
-  withoutJobs?: ReadonlyArray<'pruning' | 'rollup' | 'imports'>;
+  withoutJobs?: ReadonlyArray<'pruning' | 'rollup' | 'imports' | 'visitor-days'>;
+  /** The clock scans are recorded by and UTC days turn by for visitors (tests move it to begin a new day). */
+  now?: () => number;
 }
 
 export interface Service {
@@ -104,6 +106,7 @@ export async function createService(config: Config, options: ServiceOptions): Pr
     // Loaded only here: the CLI needs the database alone, and without Express, the dashboard and the renderers an
     // admin command starts in 0.45 s instead of 1 s (the CLI tests run it dozens of times).
     const [
+      { openGeoLookup },
       { createScanRollupJob },
       { createApp, createRequestListener },
       { createImportJob },
@@ -115,7 +118,9 @@ export async function createService(config: Config, options: ServiceOptions): Pr
       { listen },
       { createWebhookDelivery },
       { readOutboxBacklog },
+      { createVisitorDaysJob },
     ] = await Promise.all([
+      import('./audience/geo-lookup.js'),
       import('./analytics/index.js'),
       import('./app.js'),
       import('./imports/import-job.js'),
@@ -127,6 +132,7 @@ export async function createService(config: Config, options: ServiceOptions): Pr
       import('./server.js'),
       import('./webhooks/index.js'),
       import('./webhooks/outbox.js'),
+      import('./maintenance/visitor-days-job.js'),
     ]);
     const runsHttp = role === 'server';
     // Metrics cost nothing when nobody may read them: with METRICS_TOKEN unset there is no registry at all. A worker
@@ -152,6 +158,13 @@ export async function createService(config: Config, options: ServiceOptions): Pr
       stops.push(() => pruning.stop());
       pruning.start();
     }
+    // Each UTC day's visitor secret and visitor hashes are destroyed once the day has ended (idempotent: every
+    // server and worker runs it, so it happens while any one of them runs).
+    if (!without.has('visitor-days')) {
+      const visitorDays = createVisitorDaysJob({ db, logger, now: overrides.now });
+      stops.push(() => visitorDays.stop());
+      visitorDays.start();
+    }
 
     if (runsHttp) {
       // For the admin CLI, whose shell rarely has the server's environment: the links it prints use this SITE_URL.
@@ -174,8 +187,14 @@ export async function createService(config: Config, options: ServiceOptions): Pr
       const images = createQrImages(config);
       stops.push(() => images.close());
       service.images = images;
+      // Where scans come from, in memory: the embedded DB-IP Lite Country database or GEOIP_DATABASE.
+      const geo = openGeoLookup({ path: config.geoipDatabase, logger: logger.child({ part: 'redirect' }) });
+      stops.push(async () => geo.close());
       const redirect = createRedirect({
         db,
+        geo,
+        trustProxy: config.trustProxy,
+        now: overrides.now,
         connectionString,
         logger,
         metrics,

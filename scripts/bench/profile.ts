@@ -161,7 +161,7 @@ async function profileRedirect({ db, superuser, dataDir, profileDir, env, code }
   const batchSize = Math.max(1, Math.round(scans / Math.max(1, Number(statements.find((row) => row.query.includes('scan_batches'))?.calls ?? 1))));
   const batch = prepareScanBatch(Array.from({ length: batchSize }, () => ({
     codeId: code.id, accountId: code.accountId, at: new Date(), device: 'mobile', os: 'iOS',
-    browser: 'Mobile Safari', destinationUrl: code.destinationUrl, referrerHost: null, bot: false,
+    browser: 'Mobile Safari', destinationUrl: code.destinationUrl, referrerHost: null, country: null, region: null, city: null, language: null, visitor: null, bot: false,
   })));
   const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
   const plan = await sql.raw<{ 'QUERY PLAN': string }>(`explain (analyze, buffers, costs off) ${WRITE_SCAN_BATCH.text.replace('$1', literal(batch.id)).replaceAll('$2', literal(batch.rows))}`).execute(db);

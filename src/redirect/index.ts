@@ -1,4 +1,7 @@
 import type { Logger } from 'pino';
+import { compileProxyTrust, type TrustProxySetting } from '../audience/client-address.js';
+import type { GeoLookup } from '../audience/geo-lookup.js';
+import { VisitorDays } from '../audience/visitor-days.js';
 import type { Database } from '../db/schema/index.js';
 import { CODE_CHANGES_CHANNEL } from '../db/channels.js';
 import { NotificationListener } from '../db/notification-listener.js';
@@ -23,6 +26,12 @@ export function createRedirect(deps: {
   metrics?: Metrics;
   /** Where scans answered without a commit are journaled (Config.scanJournal); none: memory only. */
   journal?: { dir: string; maxBytes: number };
+  /** Where scans came from: the geo database, opened by the caller (the service closes it). */
+  geo: GeoLookup;
+  /** TRUST_PROXY (Config.trustProxy): whose X-Forwarded-For names the scanner. */
+  trustProxy: TrustProxySetting;
+  /** The clock scans are recorded by and visitor days turn by (tests move it); default Date.now. */
+  now?: () => number;
 }) {
   const logger = deps.logger.child({ part: 'redirect' });
   const lookup = new CodeLookup(deps.db, {
@@ -48,7 +57,20 @@ export function createRedirect(deps: {
   );
   const recorder = new ScanRecorder(deps.db, logger, { ...DEFAULT_SCAN_RECORDER_OPTIONS, ...deps.recorder }, deps.metrics?.scans.observer);
   deps.metrics?.scans.watch(recorder);
-  const handler = createRedirectHandler({ lookup, recorder, classifier: new UserAgentClassifier(), logger, photos: new VcardPhotos(deps.db), observer: deps.metrics?.redirect });
+  const now = deps.now ?? Date.now;
+  const visitorDays = new VisitorDays(deps.db, logger, { now });
+  const handler = createRedirectHandler({
+    lookup,
+    recorder,
+    classifier: new UserAgentClassifier(),
+    logger,
+    photos: new VcardPhotos(deps.db),
+    observer: deps.metrics?.redirect,
+    geo: deps.geo,
+    visitorDays,
+    trustProxy: compileProxyTrust(deps.trustProxy),
+    now,
+  });
   return {
     handler,
     recorder,
@@ -61,12 +83,15 @@ export function createRedirect(deps: {
         });
         if (journal) recorder.useJournal(journal);
       }
+      // Not waited for: scans wait for it only while it is in flight, and a database down now must not stop the start.
+      visitorDays.start();
       await listener.start();
     },
     /** After the HTTP server has drained: write what is still in memory, then stop listening. */
     stop: async (timeoutMs: number) => {
       await recorder.stop(timeoutMs);
       await listener.stop();
+      visitorDays.stop();
     },
   };
 }

@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { clientAddress, type ProxyTrust } from '../audience/client-address.js';
+import type { GeoLookup } from '../audience/geo-lookup.js';
+import { firstLanguage } from '../audience/language.js';
+import { NOWHERE } from '../audience/place.js';
+import type { VisitorDays } from '../audience/visitor-days.js';
+import { visitorHash } from '../audience/visitor-hash.js';
 import { normalizeSlug } from '../codes/slugs.js';
 import { type AppContent, appDestination, kindOf } from '../codes/types/index.js';
 import { type LandingAnswer, landingDownload, landingPage } from '../landing/index.js';
@@ -27,13 +33,21 @@ export interface RedirectDependencies {
   photos: VcardPhotos;
   /** Told how each request ended and when it started (GET /metrics); nothing when metrics are off. */
   observer?: RedirectObserver;
+  /** Where a scan came from (the offline IP database). */
+  geo: GeoLookup;
+  /** The UTC day's secret visitors are hashed with. */
+  visitorDays: Pick<VisitorDays, 'secretFor'>;
+  /** TRUST_PROXY, compiled: whose X-Forwarded-For names the client. */
+  trustProxy: ProxyTrust;
+  /** The clock scans are recorded by (tests move it). */
+  now: () => number;
 }
 
 /**
  * The hot path, on bare node:http (no Express): resolve the slug (cached), record the scan and wait for its
  * commit (group commit), answer 302. Never cacheable, never indexed, never 301: the destination can change.
  */
-export function createRedirectHandler({ lookup, recorder, classifier, logger, observer, photos }: RedirectDependencies) {
+export function createRedirectHandler({ lookup, recorder, classifier, logger, observer, photos, geo, visitorDays, trustProxy, now }: RedirectDependencies) {
   /**
    * `security`: the headers every response of the service carries (src/security-headers.ts). They go into the one
    * writeHead of each answer: a header set before writeHead sends node down its slower path for all of them.
@@ -72,15 +86,28 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
       // Where this scanner is sent (an APP code picks the store by the phone's system): what the scan records.
       const location = page ? target.destinationUrl : target.type === 'APP' ? appDestination(target.content as AppContent, scanner.os) : target.destinationUrl;
       if (req.method === 'GET') {
+        const at = new Date(now());
+        // The address is used here and dropped: only its country, region and city and its keyed hash are recorded
+        // (docs/dashboard/audience.md). Bots are only counted, so they cost neither.
+        const address = scanner.bot ? null : clientAddress(req, trustProxy);
+        const place = address === null ? NOWHERE : geo.locate(address);
+        let secret = address === null ? null : visitorDays.secretFor(at);
+        // From memory all day; only the first scans of a day nobody fetched ahead wait for the database.
+        if (secret instanceof Promise) secret = await secret;
         await recorder.record({
           codeId: target.codeId,
           accountId: target.accountId,
-          at: new Date(),
+          at,
           device: scanner.device,
           os: scanner.os,
           browser: scanner.browser,
           destinationUrl: location,
           referrerHost: referrerHost(req.headers.referer),
+          country: place.country,
+          region: place.region,
+          city: place.city,
+          language: scanner.bot ? null : firstLanguage(req.headers['accept-language']),
+          visitor: secret === null || address === null ? null : visitorHash(secret, address, req.headers['user-agent']),
           bot: scanner.bot,
         });
       }

@@ -12,6 +12,20 @@ export interface ScanEvent {
   browser: string;
   destinationUrl: string;
   referrerHost: string | null;
+  /** ISO 3166-1 alpha-2 country of the scanner's address (never the address), when the geo database knows it. */
+  country: string | null;
+  /** English name of the region (first subdivision), when the geo database has regions. */
+  region: string | null;
+  /** English name of the city, when the geo database has cities. */
+  city: string | null;
+  /** Primary subtag of the first Accept-Language entry, lower case (`de`). */
+  language: string | null;
+  /**
+   * Who scanned, as the day's keyed hash of address and user agent (src/audience/visitor-hash.ts, 22 characters of
+   * base64url), made while the request was answered so the address never leaves it. Null when the day's secret
+   * could not be had (database down as the day began): such a scan's `is_unique` is null, "not known".
+   */
+  visitor: string | null;
   /** Bots only add to the code's bot counter: no scan row, no webhook. */
   bot: boolean;
 }
@@ -40,14 +54,24 @@ export interface PreparedScanBatch {
 }
 
 /**
- * Scans that differ only in their time, within one UTC second, as one entry: (codeId, accountId, device, os,
- * browser, destination, referrer host, [times], earliest time). PostgreSQL stores each entry as one `scan_groups`
- * row (see the migration 20261125T1839-packed-scans): a burst on one poster from one kind of phone is a handful
- * of rows, not a row and two index entries per scan. The second bounds how far a group's times spread, which the
- * readers rely on. A group of one stores no array (its time is `first_at`), which keeps scans spread over many
- * codes as cheap as rows were.
+ * Scans that differ only in their time (and visitor), within one UTC second, as one entry: (codeId, accountId,
+ * device, os, browser, destination, referrer host, [times], earliest time, country, region, city, language,
+ * [visitors] or null). PostgreSQL stores each entry as one `scan_groups` row per uniqueness (see the migrations
+ * 20261125T1839-packed-scans and 20261127T0000-scan-audience): a burst on one poster from one kind of phone is a
+ * handful of rows, not a row and two index entries per scan. The second bounds how far a group's times spread,
+ * which the readers rely on. A group of one stores no array (its time is `first_at`), which keeps scans spread
+ * over many codes as cheap as rows were.
+ *
+ * Visitors: for a group whose scans' visitors are known, an array aligned with the times holding each scan's
+ * visitor when it is the batch's first scan of that code by that visitor that UTC day, else null (a later scan
+ * in the same batch can never be unique). The statement offers those to scan_visitors and splits the group into
+ * its unique and not unique scans. A group whose visitors are not known (no secret) sends null and is stored
+ * with is_unique null.
  */
-type ScanGroup = [string, string, string, string, string, string, string | null, (string | null)[], string | null];
+type ScanGroup = [
+  string, string, string, string, string, string, string | null, (string | null)[], string | null,
+  string | null, string | null, string | null, string | null, (string | null)[] | null,
+];
 
 /** Each scanned code's increments (codeId, scans, bot scans), counted here so PostgreSQL does not group. */
 type CodeIncrement = [string, number, number];
@@ -63,6 +87,8 @@ export function prepareScanBatch(scans: readonly ScanEvent[], id: string = newId
   const groups = new Map<string, ScanGroup>();
   const counts = new Map<string, CodeIncrement>();
   const isoTime = isoTimeWriter();
+  /** (UTC day, code, visitor) already offered in this batch: only the first scan of each may be unique. */
+  const offered = new Set<string>();
   let last: ScanEvent | undefined;
   let lastGroup: ScanGroup | undefined;
   for (const scan of scans) {
@@ -78,11 +104,25 @@ export function prepareScanBatch(scans: readonly ScanEvent[], id: string = newId
     if (!(last && lastGroup && sameGroup(last, scan))) {
       // NUL occurs in none of these (ids, fixed names, a serialised URL, a host, a number), so two keys are equal
       // only when every field is; a missing referrer is a lone NUL, which no host is.
-      const key = `${scan.codeId}\0${scan.accountId}\0${scan.device}\0${scan.os}\0${scan.browser}\0${scan.destinationUrl}\0${scan.referrerHost ?? '\0'}\0${secondOf(scan.at)}`;
+      // The geo database's names are checked to hold no control character (src/audience/place.ts).
+      const key =
+        `${scan.codeId}\0${scan.accountId}\0${scan.device}\0${scan.os}\0${scan.browser}\0${scan.destinationUrl}\0${scan.referrerHost ?? '\0'}` +
+        `\0${scan.country ?? '\0'}\0${scan.region ?? '\0'}\0${scan.city ?? '\0'}\0${scan.language ?? '\0'}\0${scan.visitor === null ? 'n' : 'v'}\0${secondOf(scan.at)}`;
       lastGroup = groups.get(key);
-      if (!lastGroup) groups.set(key, (lastGroup = [scan.codeId, scan.accountId, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, [], time]));
+      if (!lastGroup) {
+        groups.set(key, (lastGroup = [
+          scan.codeId, scan.accountId, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, [], time,
+          scan.country, scan.region, scan.city, scan.language, scan.visitor === null ? null : [],
+        ]));
+      }
     }
     lastGroup[7].push(time);
+    if (scan.visitor !== null) {
+      const offer = `${dayOf(scan.at)}\0${scan.codeId}\0${scan.visitor}`;
+      const first = !offered.has(offer);
+      if (first) offered.add(offer);
+      lastGroup[13]!.push(first ? scan.visitor : null);
+    }
     // Same second, same format: the earliest time is the smallest string.
     if (time !== null && (lastGroup[8] === null || time < lastGroup[8])) lastGroup[8] = time;
     last = scan;
@@ -95,13 +135,19 @@ function sameGroup(a: ScanEvent, b: ScanEvent): boolean {
   return (
     a.codeId === b.codeId && a.accountId === b.accountId && a.device === b.device && a.os === b.os &&
     a.browser === b.browser && a.destinationUrl === b.destinationUrl && a.referrerHost === b.referrerHost &&
-    secondOf(a.at) === secondOf(b.at)
+    a.country === b.country && a.region === b.region && a.city === b.city && a.language === b.language &&
+    (a.visitor === null) === (b.visitor === null) && secondOf(a.at) === secondOf(b.at)
   );
 }
 
 /** The UTC second a time falls in (NaN for an invalid date: those share a group, whose insert fails as rows did). */
 function secondOf(at: Date): number {
   return Math.floor(at.getTime() / 1000);
+}
+
+/** The UTC day a time falls in, as days since 1970 (what scan_visitors' `day` is, in PostgreSQL's terms). */
+function dayOf(at: Date): number {
+  return Math.floor(at.getTime() / 86_400_000);
 }
 
 const MILLISECONDS = Array.from({ length: 1000 }, (_, ms) => String(ms).padStart(3, '0'));
@@ -126,25 +172,62 @@ function isoTimeWriter(): (at: Date) => string | null {
 }
 
 /**
- * What both batch statements write once `batch` holds a row: the groups as sent (`g`), one `scan_groups` row per
- * group, and each code's increments.
+ * What both batch statements write once `batch` holds a row: the groups as sent (`g`), their scans whose visitors
+ * are known (`s`), the visitors new today (`seen`, inserted into scan_visitors: a scan is unique when its
+ * (day, code, visitor) is new there, which concurrent batches of every instance decide through its primary key),
+ * each such scan judged (`judged`), the `scan_groups` rows (a group with known visitors becomes up to two: its
+ * unique scans and the others), and each code's increments.
+ *
+ * A scan of a day whose secret is gone (visitor_secrets: deleted with the day's scan_visitors once the day has
+ * ended, src/audience/visitor-days.ts) cannot be judged any more, so it is stored as not known (null) and offers
+ * nothing: only a batch replayed from the journal long after its day meets this.
  */
 const SCAN_ROWS = `g as materialized (
-      select e->>0 as c, e->>1 as a, e->>2 as d, e->>3 as o, e->>4 as b, e->>5 as u, e->>6 as r, e->7 as times,
-             (e->>8)::timestamptz as first_at
-      from jsonb_array_elements($2::jsonb->'scans') as e
+      select x.n, e->>0 as c, e->>1 as a, e->>2 as d, e->>3 as o, e->>4 as b, e->>5 as u, e->>6 as r, e->7 as times,
+             (e->>8)::timestamptz as first_at, e->>9 as country, e->>10 as region, e->>11 as city, e->>12 as language,
+             case when jsonb_typeof(e->13) = 'array' then e->13 end as visitors
+      from jsonb_array_elements($2::jsonb->'scans') with ordinality as x(e, n)
       where exists (select from batch)
     ),
+    s as materialized (
+      select g.n, t.i, t.t, t.t::timestamptz as at, (t.t::timestamptz at time zone 'UTC')::date as day,
+             decode(translate(t.v, '-_', '+/') || '==', 'base64') as visitor
+      from g cross join lateral rows from (jsonb_array_elements_text(g.times), jsonb_array_elements_text(g.visitors)) with ordinality as t(t, v, i)
+      where g.visitors is not null
+    ),
+    days as materialized (
+      select day from visitor_secrets where exists (select from s)
+    ),
+    seen as (
+      insert into scan_visitors (day, qr_code_id, visitor)
+      select s.day, g.c, s.visitor from s join g using (n)
+      where s.visitor is not null and s.day in (select day from days)
+      on conflict do nothing
+      returning day, qr_code_id, visitor
+    ),
+    judged as materialized (
+      select s.n, s.i, s.t, s.at,
+             case when s.day in (select day from days) then seen.visitor is not null end as is_unique
+      from s join g using (n)
+      left join seen on seen.day = s.day and seen.qr_code_id = g.c and seen.visitor = s.visitor
+    ),
     inserted as (
-      insert into scan_groups (qr_code_id, device, os, browser, destination_url, referrer_host, first_at, times)
-      select g.c, g.d, g.o, g.b, g.u, g.r, g.first_at,
+      insert into scan_groups (qr_code_id, device, os, browser, destination_url, referrer_host, country, region, city, language, is_unique, first_at, times)
+      select g.c, g.d, g.o, g.b, g.u, g.r, g.country, g.region, g.city, g.language, null, g.first_at,
              case when jsonb_array_length(g.times) > 1 then array(select jsonb_array_elements_text(g.times)::timestamptz) end
-      from g
+      from g where g.visitors is null
+      union all
+      select g.c, g.d, g.o, g.b, g.u, g.r, g.country, g.region, g.city, g.language, j.is_unique, j.first_at, j.times
+      from (
+        select n, is_unique, min(at) as first_at, case when count(*) > 1 then array_agg(at order by i) end as times
+        from judged group by n, is_unique
+      ) as j join g using (n)
     )`;
 const CODE_INCREMENTS = `counted as (
-      insert into qr_code_scan_increments (qr_code_id, scans, bot_scans)
-      select e->>0, (e->>1)::bigint, (e->>2)::bigint
+      insert into qr_code_scan_increments (qr_code_id, scans, bot_scans, unique_scans)
+      select e->>0, (e->>1)::bigint, (e->>2)::bigint, coalesce(u.scans, 0)
       from jsonb_array_elements($2::jsonb->'counts') as e
+      left join (select qr_code_id, count(*) as scans from seen group by qr_code_id) as u on u.qr_code_id = e->>0
       where exists (select from batch)
     )`;
 
@@ -164,25 +247,33 @@ const CODE_INCREMENTS = `counted as (
  * 20261124T0000-scan-count-increments).
  */
 export const WRITE_SCAN_BATCH = {
-  name: 'qroute_write_scan_batch_v5',
+  name: 'qroute_write_scan_batch_v6',
   text: `
     with batch as (
       insert into scan_batches (id) values ($1) on conflict do nothing returning id
     ),
     ${SCAN_ROWS},
     deliveries as (
-      select qroute_new_id('whd', (extract(epoch from t::timestamptz) * 1000000)::bigint) as id, g.a, g.c, t, g.d, g.o, g.b, q.slug, q.name
-      from g join webhook_endpoints e on e.account_id = g.a and e.disabled_at is null
+      select qroute_new_id('whd', (extract(epoch from x.at) * 1000000)::bigint) as id, g.a, g.c, x.t, x.at, g.d, g.o, g.b,
+             g.country, g.language, x.is_unique, q.slug, q.name
+      from (
+        select n, t, at, is_unique from judged
+        union all
+        select g.n, t, t::timestamptz, null from g cross join lateral jsonb_array_elements_text(g.times) as t where g.visitors is null
+      ) as x
+      join g using (n)
+      join webhook_endpoints e on e.account_id = g.a and e.disabled_at is null
       join qr_codes q on q.id = g.c
-      cross join lateral jsonb_array_elements_text(g.times) as t
     ),
     outbox as (
       insert into webhook_deliveries (id, account_id, qr_code_id, event, body, created_at)
       select id, a, c, 'scan.created',
         '{"event":"scan.created","qrCodeId":' || to_json(c)::text || ',"slug":' || to_json(slug)::text ||
         ',"name":' || to_json(name)::text || ',"device":' || to_json(d)::text || ',"os":' || to_json(o)::text ||
-        ',"browser":' || to_json(b)::text || ',"id":' || to_json(id)::text || ',"createdAt":' || to_json(t)::text || '}',
-        t::timestamptz
+        ',"browser":' || to_json(b)::text || ',"id":' || to_json(id)::text || ',"createdAt":' || to_json(t)::text ||
+        ',"country":' || coalesce(to_json(country)::text, 'null') || ',"language":' || coalesce(to_json(language)::text, 'null') ||
+        ',"unique":' || coalesce(to_json(is_unique)::text, 'null') || '}',
+        at
       from deliveries
       returning 1
     ),
@@ -202,7 +293,7 @@ export const WRITE_SCAN_BATCH = {
  * moment ago is never missed.
  */
 export const WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS = {
-  name: 'qroute_write_scan_batch_without_webhooks_v2',
+  name: 'qroute_write_scan_batch_without_webhooks_v3',
   text: `
     with endpoints as materialized (
       select e.account_id from webhook_endpoints e

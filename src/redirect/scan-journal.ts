@@ -62,8 +62,16 @@ const MAGIC_V2 = 0x324a5351; // "QSJ2"
 const HEADER_BYTES = 12;
 const STAMP_BYTES = 8;
 
-/** A scan as journaled: [codeId, accountId, at (ms), device, os, browser, destinationUrl, referrerHost, bot]. */
-type JournaledScan = [string, string, number | null, string, string, string, string, string | null, 0 | 1];
+/**
+ * A scan as journaled: [codeId, accountId, at (ms), device, os, browser, destinationUrl, referrerHost, bot,
+ * country, region, city, language, visitor]. The last five came with audience analytics (issue 27): a record of
+ * an earlier version ends at `bot`, and its scans replay with none of them (null), as that version knew none. The
+ * visitor is the day's keyed hash, never the address (src/audience/visitor-hash.ts).
+ */
+type JournaledScan = [
+  string, string, number | null, string, string, string, string, string | null, 0 | 1,
+  (string | null)?, (string | null)?, (string | null)?, (string | null)?, (string | null)?,
+];
 
 export interface ReadJournal {
   /** Formed one at a time as they are iterated (once). */
@@ -428,7 +436,10 @@ export class ScanJournal {
 function encodeRecord(batch: PreparedScanBatch, appendedAt: number): Buffer {
   const scans: JournaledScan[] = batch.scans.map((scan) => {
     const at = scan.at.getTime();
-    return [scan.codeId, scan.accountId, Number.isFinite(at) ? at : null, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, scan.bot ? 1 : 0];
+    return [
+      scan.codeId, scan.accountId, Number.isFinite(at) ? at : null, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, scan.bot ? 1 : 0,
+      scan.country, scan.region, scan.city, scan.language, scan.visitor,
+    ];
   });
   const payload = Buffer.from(JSON.stringify({ id: batch.id, scans }));
   const body = Buffer.allocUnsafe(STAMP_BYTES + payload.length);
@@ -464,8 +475,10 @@ function decodeRecord(bytes: Buffer, start: number, end: number): PreparedScanBa
 function decodePayload(payload: Buffer): PreparedScanBatch | undefined {
   try {
     const { id, scans } = JSON.parse(payload.toString('utf8')) as { id: string; scans: JournaledScan[] };
-    const events: ScanEvent[] = scans.map(([codeId, accountId, at, device, os, browser, destinationUrl, referrerHost, bot]) => ({
-      codeId, accountId, at: new Date(at ?? Number.NaN), device, os, browser, destinationUrl, referrerHost, bot: bot === 1,
+    const events: ScanEvent[] = scans.map(([codeId, accountId, at, device, os, browser, destinationUrl, referrerHost, bot, country, region, city, language, visitor]) => ({
+      codeId, accountId, at: new Date(at ?? Number.NaN), device, os, browser, destinationUrl, referrerHost,
+      country: country ?? null, region: region ?? null, city: city ?? null, language: language ?? null, visitor: visitor ?? null,
+      bot: bot === 1,
     }));
     // The same scans in the same order give the same statement parameter: the batch is written as it was formed.
     return prepareScanBatch(events, id);

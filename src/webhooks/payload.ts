@@ -2,8 +2,9 @@
 export type WebhookEvent = 'scan.created' | 'webhook.test';
 
 /**
- * The body of a `scan.created` delivery: the spec's seven fields first, then two additions (`id`, equal to the
- * `webhook-id` header, for de-duplication; `createdAt`, the scan's time). Fields may be added, never removed.
+ * The body of a `scan.created` delivery: the spec's seven fields first, then the additions (`id`, equal to the
+ * `webhook-id` header, for de-duplication; `createdAt`, the scan's time; `country`, `language` and `unique`, the
+ * audience, docs/dashboard/audience.md). Fields may be added, never removed; new ones go last.
  * Serialised once, when the scan is written; every attempt sends (and signs) these exact bytes.
  */
 export function scanCreatedBody(input: {
@@ -15,6 +16,10 @@ export function scanCreatedBody(input: {
   os: string;
   browser: string;
   at: Date;
+  country: string | null;
+  language: string | null;
+  /** Null when it is not known (the day's secret was unavailable). */
+  unique: boolean | null;
 }): string {
   return JSON.stringify({
     event: 'scan.created',
@@ -26,6 +31,9 @@ export function scanCreatedBody(input: {
     browser: input.browser,
     id: input.deliveryId,
     createdAt: input.at.toISOString(),
+    country: input.country,
+    language: input.language,
+    unique: input.unique,
   });
 }
 

@@ -3,10 +3,13 @@ import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   type AnalyticsScope,
+  audienceBreakdowns,
   createScanRollupJob,
   exportScansCsv,
   foldScans,
+  rankedCodes,
   scanBreakdowns,
+  scansByWeekHour,
   scanTimeSeries,
   scanTotals,
 } from '../../src/analytics/index.js';
@@ -14,6 +17,7 @@ import * as scanRollupMigration from '../../src/db/migrations/20261123T1500-scan
 import * as withoutCodeKeyMigration from '../../src/db/migrations/20261123T1700-scan-hourly-without-code-key.js';
 import * as packedScansMigration from '../../src/db/migrations/20261125T1839-packed-scans.js';
 import * as scanAudienceMigration from '../../src/db/migrations/20261127T0000-scan-audience.js';
+import * as scanRollupAudienceMigration from '../../src/db/migrations/20261127T0100-scan-rollup-audience.js';
 import { newId } from '../../src/ids.js';
 import { inTimeZone } from '../../src/analytics/time-zones.js';
 import { pruneExpired } from '../../src/maintenance/prune.js';
@@ -23,7 +27,8 @@ import { type TestDatabase, useTestDatabase } from '../support/database.js';
 let database: TestDatabase;
 useTestDatabase((created) => (database = created));
 beforeEach(async () => {
-  await sql`truncate accounts, qr_codes, qr_code_scan_increments, scan_groups, scan_batches, scan_hourly, account_scan_hourly cascade`.execute(database.db);
+  await sql`truncate accounts, qr_codes, qr_code_scan_increments, scan_groups, scan_batches, scan_hourly, account_scan_hourly,
+    scan_hourly_audience, account_scan_hourly_audience cascade`.execute(database.db);
   await sql`update scan_rollup_state set folded_through_id = 0`.execute(database.db);
 });
 
@@ -61,6 +66,11 @@ async function record(target: Code, times: Array<string | Date>, fields: ScanFie
     browser: 'Mobile Safari',
     destinationUrl: 'https://example.com/',
     referrerHost: null,
+    country: null,
+    region: null,
+    city: null,
+    language: null,
+    visitor: null,
     bot: false,
     ...fields,
   }));
@@ -186,14 +196,14 @@ describe('breakdowns and totals', () => {
     const breakdowns = await scanBreakdowns(database.db, { ...input, top: 2 });
     expect(breakdowns.total).toBe(15);
     expect(breakdowns.device).toEqual([
-      { value: 'mobile', scans: 9, other: false },
-      { value: 'desktop', scans: 3, other: false },
-      { value: 'other', scans: 3, other: true },
+      { value: 'mobile', scans: 9, uniqueScans: 0, other: false },
+      { value: 'desktop', scans: 3, uniqueScans: 0, other: false },
+      { value: 'other', scans: 3, uniqueScans: 0, other: true },
     ]);
     expect(breakdowns.os).toEqual([
-      { value: 'Android', scans: 6, other: false },
-      { value: 'iOS', scans: 5, other: false },
-      { value: 'other', scans: 4, other: true },
+      { value: 'Android', scans: 6, uniqueScans: 0, other: false },
+      { value: 'iOS', scans: 5, uniqueScans: 0, other: false },
+      { value: 'other', scans: 4, uniqueScans: 0, other: true },
     ]);
     // One value left over is named, not hidden in "other".
     expect((await scanBreakdowns(database.db, { ...input, top: 4 })).browser.map((e) => e.value)).toEqual([
@@ -215,8 +225,8 @@ describe('breakdowns and totals', () => {
     await record(deleted, ['2026-05-10T12:00:00Z']);
     await sql`update qr_codes set deleted_at = now() where id = ${deleted.id}`.execute(database.db);
 
-    expect(await scanTotals(database.db, { accountId: owner, codeId: kept.id })).toEqual({ total: 3, human: 2, bot: 1 });
-    expect(await scanTotals(database.db, { accountId: owner })).toEqual({ total: 4, human: 3, bot: 1 });
+    expect(await scanTotals(database.db, { accountId: owner, codeId: kept.id })).toEqual({ total: 3, human: 2, unique: 0, bot: 1, filters: {} });
+    expect(await scanTotals(database.db, { accountId: owner })).toEqual({ total: 4, human: 3, unique: 0, bot: 1, filters: {} });
     const now = new Date('2026-05-11T00:00:00Z');
     expect((await scanTimeSeries(database.db, { scope: { accountId: owner }, range: '7d', timeZone: 'UTC', now })).total).toBe(3);
 
@@ -335,6 +345,7 @@ describe('the rollup', () => {
     await database.db.transaction().execute(async (trx) => {
       const migrating = trx as unknown as Kysely<unknown>;
       // Back to one row per scan (the schema that migration ran on), and packed again after it.
+      await scanRollupAudienceMigration.down(migrating);
       await scanAudienceMigration.down(migrating);
       await packedScansMigration.down(migrating);
       await scanRollupMigration.down(migrating);
@@ -342,6 +353,7 @@ describe('the rollup', () => {
       await withoutCodeKeyMigration.up(migrating);
       await packedScansMigration.up(migrating);
       await scanAudienceMigration.up(migrating);
+      await scanRollupAudienceMigration.up(migrating);
     });
     const { rows } = await sql<{ hour: Date; scans: number }>`select hour, scans::int from scan_hourly order by hour`.execute(database.db);
     expect(rows.map((r) => [r.hour.toISOString(), r.scans])).toEqual([
@@ -412,7 +424,9 @@ describe('CSV export', () => {
     for await (const chunk of await exportScansCsv(database.db, { accountId: owner, codeId: big.id })) chunks.push(chunk);
     expect(chunks).toHaveLength(1 + 4); // the header, then one chunk per query of 5,000
     const records = parseCsv(chunks.join(''));
-    expect(records[0]).toEqual(['created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host']);
+    expect(records[0]).toEqual([
+      'created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host', 'country', 'region', 'city', 'language', 'unique',
+    ]);
     expect(records).toHaveLength(20_001);
     records.slice(1).forEach((r, n) => {
       expect(r).toEqual([
@@ -422,13 +436,17 @@ describe('CSV export', () => {
         'Mobile Safari',
         'https://example.com/a?x=1,y=2',
         `ref${n}.example`,
+        '', '', '', '', '',
       ]);
     });
 
     const accountCsv: string[] = [];
     for await (const chunk of await exportScansCsv(database.db, { accountId: owner })) accountCsv.push(chunk);
     const all = parseCsv(accountCsv.join(''));
-    expect(all[0]).toEqual(['code_id', 'code_name', 'created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host']);
+    expect(all[0]).toEqual([
+      'code_id', 'code_name', 'created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host',
+      'country', 'region', 'city', 'language', 'unique',
+    ]);
     expect(all).toHaveLength(1 + 20_000 + hostile.length);
     expect(all[1]!.slice(0, 3)).toEqual([big.id, `'${hostileName}`, new Date(start).toISOString()]);
     const smallRows = all.slice(-hostile.length);
@@ -454,5 +472,162 @@ describe('CSV export', () => {
     await sql`insert into scans (qr_code_id, created_at, device, os, browser) values
       (${c.id}, '2026-01-05T00:00:00Z', 'mobile', 'iOS', 'Safari'), (${c.id}, '2026-01-04T00:00:00Z', 'mobile', 'iOS', 'Safari')`.execute(database.db);
     expect(await csv()).toEqual(['A 2026-01-01', 'A 2026-01-02', 'B 2026-01-03', 'C 2026-01-04', 'C 2026-01-05']);
+  });
+});
+
+interface GroupFields {
+  device?: string;
+  os?: string;
+  browser?: string;
+  referrer?: string | null;
+  country?: string | null;
+  region?: string | null;
+  city?: string | null;
+  language?: string | null;
+  unique?: boolean | null;
+}
+
+/**
+ * Scan groups with an audience, written as the recording path stores them (one row per second and everything a
+ * scan records; `count` scans in that second): the rollup and the queries read only these columns.
+ */
+async function group(target: Code, at: string, count: number, fields: GroupFields = {}): Promise<void> {
+  const first = new Date(at);
+  const times = count > 1 ? Array.from({ length: count }, (_, n) => new Date(first.getTime() + n)) : null;
+  await sql`
+    insert into scan_groups (qr_code_id, device, os, browser, destination_url, referrer_host, country, region, city, language,
+                             is_unique, first_at, times)
+    values (${target.id}, ${fields.device ?? 'mobile'}, ${fields.os ?? 'iOS'}, ${fields.browser ?? 'Mobile Safari'},
+            'https://example.com/', ${fields.referrer ?? null}, ${fields.country ?? null}, ${fields.region ?? null},
+            ${fields.city ?? null}, ${fields.language ?? null}, ${fields.unique ?? null}, ${first}, ${times})`.execute(database.db);
+  await sql`update qr_codes set scan_count = scan_count + ${count},
+    unique_scan_count = unique_scan_count + ${fields.unique ? count : 0} where id = ${target.id}`.execute(database.db);
+}
+
+describe('audience analytics', () => {
+  const now = new Date('2026-05-12T00:00:00Z');
+  const munich = { country: 'DE', region: 'Bavaria', city: 'Munich', language: 'de' };
+
+  /** Two codes, 12 scans: a burst from Munich (unique and not), a desktop in the US, two phones nobody could place, a French code. */
+  async function audience(): Promise<{ owner: string; a: Code; b: Code }> {
+    const owner = await account();
+    const a = await code(owner, 'Window');
+    const b = await code(owner, 'Flyer');
+    await group(a, '2026-05-10T10:00:05Z', 3, { ...munich, referrer: 'instagram.com', unique: true });
+    await group(a, '2026-05-10T10:00:05Z', 2, { ...munich, referrer: 'instagram.com', unique: false });
+    await group(a, '2026-05-10T11:00:00Z', 1, { country: 'US', language: 'en', device: 'desktop', os: 'Windows', browser: 'Chrome', unique: true });
+    await group(a, '2026-05-11T09:00:00Z', 2, { device: 'mobile', os: 'Android', browser: 'Chrome' });
+    await group(b, '2026-05-10T10:30:00Z', 4, { country: 'FR', language: 'fr', unique: true });
+    return { owner, a, b };
+  }
+
+  /** Everything the pages read, for one filter set. */
+  async function everything(owner: string, filters = {}) {
+    const window = { scope: { accountId: owner }, range: '7d' as const, timeZone: 'Europe/Berlin', now, filters };
+    const [series, breakdowns, places, week, ranked, totals] = await Promise.all([
+      scanTimeSeries(database.db, window),
+      scanBreakdowns(database.db, window),
+      audienceBreakdowns(database.db, window),
+      scansByWeekHour(database.db, window),
+      rankedCodes(database.db, { accountId: owner, range: '7d', timeZone: 'Europe/Berlin', now, filters }),
+      scanTotals(database.db, { accountId: owner }, filters),
+    ]);
+    return { series, breakdowns, places, week, ranked, totals };
+  }
+
+  it('counts countries, cities, languages, referrers, hours of the week and codes exactly, folded or not, narrowed by filters', async () => {
+    const { owner, a, b } = await audience();
+    const unfolded = await everything(owner);
+    const unfoldedDe = await everything(owner, { country: 'DE' });
+    await foldScans(database.db, { maxIdsPerStep: 2 });
+    const half = await sql<{ id: number }>`select folded_through_id as id from scan_rollup_state`.execute(database.db);
+    expect(half.rows[0]!.id).toBeGreaterThan(0);
+    await record(a, ['2026-05-11T09:00:00Z'], { device: 'mobile', os: 'Android', browser: 'Chrome' }); // a 13th, through the batch path
+    const folded = await everything(owner);
+
+    const { series, breakdowns, places, week, ranked, totals } = folded;
+    expect([series.total, series.uniqueTotal, breakdowns.total, places.total, week.total]).toEqual([13, 8, 13, 13, 13]);
+    expect(totals).toMatchObject({ human: 13, unique: 8, bot: 0 });
+    const pick = (entries: Array<{ value: string; scans: number; uniqueScans: number }>) => entries.map((e) => [e.value, e.scans, e.uniqueScans]);
+    expect(pick(places.countries)).toEqual([['DE', 5, 3], ['FR', 4, 4], ['', 3, 0], ['US', 1, 1]]);
+    expect(places.cities).toEqual([{ value: 'Munich', country: 'DE', region: 'Bavaria', scans: 5, uniqueScans: 3, other: false }]);
+    expect(pick(places.regions)).toEqual([['Bavaria', 5, 3]]);
+    expect(pick(places.languages)).toEqual([['de', 5, 3], ['fr', 4, 4], ['', 3, 0], ['en', 1, 1]]);
+    expect(pick(places.referrers)).toEqual([['', 8, 5], ['instagram.com', 5, 3]]);
+    // Sunday 10 May, 12:00 and 13:00 in Berlin (UTC+2); Monday 11 May, 11:00.
+    expect(week.scans[6]![12]).toBe(9);
+    expect(week.scans[6]![13]).toBe(1);
+    expect(week.scans[0]![11]).toBe(3);
+    expect(week.uniqueScans[6]![12]).toBe(7);
+    expect(week.max).toBe(9);
+    expect(ranked.codes.map((c) => [c.name, c.scans, c.uniqueScans])).toEqual([['Window', 9, 4], ['Flyer', 4, 4]]);
+    expect(ranked.scannedCodes).toBe(2);
+
+    // Germany only: every number narrows.
+    const de = await everything(owner, { country: 'DE' });
+    expect([de.series.total, de.series.uniqueTotal, de.breakdowns.total, de.places.total, de.week.total]).toEqual([5, 3, 5, 5, 5]);
+    expect(de.totals).toEqual({ total: 5, human: 5, unique: 3, bot: null, filters: { country: 'DE' } });
+    expect(pick(de.breakdowns.device)).toEqual([['mobile', 5, 3]]);
+    expect(de.ranked.codes.map((c) => [c.id, c.scans])).toEqual([[a.id, 5]]);
+    // The same before any fold (all raw) and after.
+    expect({ ...unfoldedDe, totals: undefined }).toEqual({ ...de, totals: undefined });
+    expect(unfolded.places.total).toBe(12);
+
+    const frenchPhones = await everything(owner, { device: 'mobile', language: 'fr' });
+    expect(frenchPhones.ranked.codes.map((c) => [c.id, c.scans, c.uniqueScans])).toEqual([[b.id, 4, 4]]);
+    expect(pick(frenchPhones.places.countries)).toEqual([['FR', 4, 4]]);
+    const android = await everything(owner, { os: 'Android', browser: 'Chrome' });
+    expect(android.series.total).toBe(3);
+    expect((await everything(owner, { country: 'JP' })).series.total).toBe(0);
+
+    // One code's view.
+    const codeView = await audienceBreakdowns(database.db, { scope: { accountId: owner, codeId: b.id }, range: '7d', now });
+    expect(pick(codeView.countries)).toEqual([['FR', 4, 4]]);
+  });
+
+  it('exports the audience columns at the end, and only the filtered scans from a filtered page', async () => {
+    const { owner, a } = await audience();
+    const csv = async (filters = {}) => {
+      let text = '';
+      for await (const chunk of await exportScansCsv(database.db, { accountId: owner, codeId: a.id }, { filters })) text += chunk;
+      return parseCsv(text);
+    };
+    const all = await csv();
+    expect(all).toHaveLength(1 + 8);
+    expect(all[0]!.slice(-5)).toEqual(['country', 'region', 'city', 'language', 'unique']);
+    expect(all.slice(1).map((r) => r.slice(-5).join(' '))).toEqual([
+      'DE Bavaria Munich de true', 'DE Bavaria Munich de true', 'DE Bavaria Munich de true',
+      'DE Bavaria Munich de false', 'DE Bavaria Munich de false', 'US   en true', '    ', '    ',
+    ]);
+    const german = await csv({ country: 'DE', language: 'de' });
+    expect(german.slice(1).map((r) => r[10])).toEqual(['true', 'true', 'true', 'false', 'false']);
+    let accountText = '';
+    for await (const chunk of await exportScansCsv(database.db, { accountId: owner }, { filters: { country: 'FR' } })) accountText += chunk;
+    expect(parseCsv(accountText).slice(1).map((r) => `${r[1]} ${r[8]}`)).toEqual(['Flyer FR', 'Flyer FR', 'Flyer FR', 'Flyer FR']);
+  });
+
+  it('fills the rollup by every dimension from the stored scans, and counts pruned ones as unknown', async () => {
+    const { owner, a } = await audience();
+    await foldScans(database.db);
+    // The oldest hour's non-unique scans are pruned before the upgrade.
+    await sql`delete from scan_groups where qr_code_id = ${a.id} and is_unique = false`.execute(database.db);
+    const narrow = () => sql`select qr_code_id, hour, device, os, browser, scans from scan_hourly order by 1, 2, 3, 4, 5`.execute(database.db).then((r) => r.rows);
+    const before = await narrow();
+    await database.db.transaction().execute(async (trx) => {
+      await scanRollupAudienceMigration.down(trx as unknown as Kysely<unknown>);
+      await scanRollupAudienceMigration.up(trx as unknown as Kysely<unknown>);
+    });
+    expect(await narrow()).toEqual(before);
+    const { rows } = await sql<{ source: string; scans: number; unique: number }>`
+      select 'code' as source, sum(scans)::int as scans, sum(unique_scans)::int as unique from scan_hourly
+      union all select 'account', sum(scans)::int, sum(unique_scans)::int from account_scan_hourly
+      union all select 'code audience', sum(scans)::int, sum(unique_scans)::int from scan_hourly_audience
+      union all select 'account audience', sum(scans)::int, sum(unique_scans)::int from account_scan_hourly_audience`.execute(database.db);
+    expect(rows.map((r) => [r.source, r.scans, r.unique])).toEqual([
+      ['code', 12, 8], ['account', 12, 8], ['code audience', 12, 8], ['account audience', 12, 8],
+    ]);
+    const places = await audienceBreakdowns(database.db, { scope: { accountId: owner }, range: '7d', timeZone: 'Europe/Berlin', now });
+    expect(places.countries.map((e) => [e.value, e.scans])).toEqual([['', 5], ['FR', 4], ['DE', 3], ['US', 1]]);
+    expect((await scanTimeSeries(database.db, { scope: { accountId: owner }, range: '7d', now })).uniqueTotal).toBe(8);
   });
 });

@@ -15,7 +15,7 @@ const codeOf = (account: TestAccount) => createTestCode(account);
 function scansOf(account: TestAccount, code: { id: string; slug: string }, humans: number, bots: number): ScanEvent[] {
   return Array.from({ length: humans + bots }, (_, i) => ({
     codeId: code.id, accountId: account.accountId, at: new Date(), device: 'mobile', os: 'iOS',
-    browser: 'Mobile Safari', destinationUrl: 'https://example.com/', referrerHost: null, bot: i >= humans,
+    browser: 'Mobile Safari', destinationUrl: 'https://example.com/', referrerHost: null, country: null, region: null, city: null, language: null, visitor: null, bot: i >= humans,
   }));
 }
 

@@ -7,6 +7,7 @@ import { crc32 } from 'node:zlib';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openGeoLookup } from '../../src/audience/geo-lookup.js';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { createRedirect, type Redirect } from '../../src/redirect/index.js';
@@ -75,7 +76,10 @@ async function serverWithJournal(root: string, env: Record<string, string> = {})
  * `dir` (a second server process would double the test's time for the same code path).
  */
 async function startRedirectWithJournal(dir: string): Promise<Redirect> {
-  const redirect = createRedirect({ db: cluster.db, connectionString: cluster.connectionString, logger: silent, journal: { dir, maxBytes: 1024 * 1024 } });
+  const redirect = createRedirect({
+    db: cluster.db, connectionString: cluster.connectionString, logger: silent, journal: { dir, maxBytes: 1024 * 1024 },
+    geo: openGeoLookup({ logger: silent }), trustProxy: false,
+  });
   redirects.push(redirect);
   await redirect.start();
   return redirect;
@@ -184,7 +188,7 @@ describe('the scan journal file', () => {
   function scanOf(code: { id: string }, referrerHost: string): ScanEvent {
     return {
       codeId: code.id, accountId: owner.accountId, at: new Date(), device: 'mobile', os: 'iOS', browser: 'Mobile Safari',
-      destinationUrl: 'https://example.com/', referrerHost, bot: false,
+      destinationUrl: 'https://example.com/', referrerHost, country: null, region: null, city: null, language: null, visitor: null, bot: false,
     };
   }
 

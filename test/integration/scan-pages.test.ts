@@ -31,7 +31,7 @@ beforeAll(async () => {
   const start = Date.parse('2026-05-01T10:00:00.000Z');
   const scan = (ms: number, kind: number): ScanEvent => ({
     codeId, accountId, at: new Date(start + ms), ...KINDS[kind % KINDS.length]!,
-    destinationUrl: 'https://example.com/', referrerHost: null, bot: false,
+    destinationUrl: 'https://example.com/', referrerHost: null, country: null, region: null, city: null, language: null, visitor: null, bot: false,
   });
   // A pseudo-random but fixed walk: times 0–6 s, several per millisecond, each batch spanning about 1.4 s.
   let seed = 7;

@@ -39,6 +39,11 @@ function scanOf(code: { id: string; slug: string }, overrides: Partial<ScanEvent
     browser: 'Mobile Safari',
     destinationUrl: 'https://example.com/',
     referrerHost: null,
+    country: null,
+    region: null,
+    city: null,
+    language: null,
+    visitor: null,
     bot: false,
     ...overrides,
   };
@@ -178,7 +183,7 @@ describe('writing a scan batch', () => {
     // Stamped with the scan's millisecond, as newId would stamp it.
     expect(delivery!.id.slice(4, 15)).toBe(newId('whd', scan.at.getTime() * 1000).slice(4, 15));
     expect(delivery!.body).toBe(
-      scanCreatedBody({ deliveryId: delivery!.id, qrCodeId: code.id, slug: code.slug, name, device: 'tablet', os: 'Android', browser: 'Chrome', at: scan.at }),
+      scanCreatedBody({ deliveryId: delivery!.id, qrCodeId: code.id, slug: code.slug, name, device: 'tablet', os: 'Android', browser: 'Chrome', at: scan.at, country: null, language: null, unique: null }),
     );
   });
 });

@@ -36,6 +36,8 @@ export interface TestAppTuning {
   withoutJobs?: ServiceOptions['withoutJobs'];
   /** The app's logger; by default a silent one (TEST_LOG_LEVEL shows it). */
   logger?: Logger;
+  /** The clock scans are recorded by and visitor days turn by (a test moves it to begin a new UTC day). */
+  now?: () => number;
 }
 
 /** One key for every test app, so apps sharing a database read each other's webhook secrets. */
@@ -76,6 +78,7 @@ export async function startTestApp(
     logger: tuning.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     webhookTuning: tuning.webhooks,
     withoutJobs: tuning.withoutJobs,
+    now: tuning.now,
   });
   const origin = service.origin!;
   return {

@@ -3,7 +3,7 @@ import { prepareScanBatch, type ScanEvent } from '../../src/redirect/scan-batch.
 
 const scan = (overrides: Partial<ScanEvent> = {}): ScanEvent => ({
   codeId: 'qr_1', accountId: 'acc_1', at: new Date('2026-11-23T12:00:00.000Z'), device: 'mobile', os: 'iOS',
-  browser: 'Mobile Safari', destinationUrl: 'https://example.com/', referrerHost: null, bot: false, ...overrides,
+  browser: 'Mobile Safari', destinationUrl: 'https://example.com/', referrerHost: null, country: null, region: null, city: null, language: null, visitor: null, bot: false, ...overrides,
 });
 
 interface Parameter {

@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
+import type { Db } from '../db/schema/index.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The next day's secret is fetched this long before midnight, so the first scans of a day find it in memory
+ * (the redirect path never waits on the database in the common case).
+ */
+const PREFETCH_BEFORE_MIDNIGHT_MS = 60_000;
+/** A fetch the first scans of a day wait for at most this long; after it their visitor is null (not known). */
+const FETCH_WAIT_MS = 1_000;
+/** After a failed fetch (database down), the next is tried this much later: scans meanwhile have no visitor. */
+const RETRY_AFTER_MS = 5_000;
+
+/**
+ * How long after a day has ended its secret and its (code, visitor) pairs are kept: the day's last scans may still
+ * be in a batch being written (a commit retried after a lost answer, a short outage held in memory), and are
+ * judged against the day's pairs as long as they exist. Afterwards a late batch of that day stores its scans as
+ * "unique not known" (scan-batch.ts).
+ */
+export const DAY_END_GRACE_MS = 2 * 60_000;
+
+/** The UTC day of a time, `YYYY-MM-DD` (PostgreSQL's `date` in text). */
+export function utcDay(ms: number): string {
+  return new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The UTC day's secret that every instance hashes visitors with (src/audience/visitor-hash.ts): the first instance
+ * to need it creates it (a random 32-byte key, inserted `on conflict do nothing`), all then read the same row.
+ */
+export async function daySecret(db: Db, day: string): Promise<Buffer> {
+  const { rows } = await sql<{ secret: Buffer }>`
+    with created as (
+      insert into visitor_secrets (day, secret) values (${day}::date, ${randomBytes(32)})
+      on conflict do nothing returning secret
+    )
+    select secret from created
+    union all
+    select secret from visitor_secrets where day = ${day}::date
+    limit 1`.execute(db);
+  // The `created` row when this call made it; else the one another instance made (its commit is visible: a
+  // conflicting insert waits for it).
+  if (!rows[0]) throw new Error(`no visitor secret for ${day}`);
+  return rows[0].secret;
+}
+
+/**
+ * Deletes the secrets and (code, visitor) pairs of the days that ended more than DAY_END_GRACE_MS before `now`:
+ * from then on nobody, the operator included, can tell which address a stored scan came from. Idempotent, so
+ * every instance may run it. Returns what it deleted.
+ */
+export async function deletePastVisitorDays(db: Db, now: number): Promise<{ secrets: number; visitors: number }> {
+  const before = utcDay(now - DAY_END_GRACE_MS);
+  return db.transaction().execute(async (trx) => {
+    const secrets = await trx.deleteFrom('visitor_secrets').where('day', '<', before).executeTakeFirst();
+    const visitors = await trx.deleteFrom('scan_visitors').where('day', '<', before).executeTakeFirst();
+    return { secrets: Number(secrets.numDeletedRows), visitors: Number(visitors.numDeletedRows) };
+  });
+}
+
+export interface VisitorDaysOptions {
+  /** The clock (tests move it to change the day). */
+  now?: () => number;
+  fetchWaitMs?: number;
+  retryAfterMs?: number;
+}
+
+/**
+ * The day's secret kept in memory for the redirect path: `secretFor` answers from memory all day; the next
+ * day's is fetched just before midnight (or by the day's first scan, when this process was not running then), by
+ * one fetch at a time. A secret is kept for its own day only: a past day's is dropped as soon as the day turns.
+ * When the secret cannot be had (the database is down as the day begins) scans get none (their visitor is null)
+ * until a fetch succeeds, tried again every few seconds.
+ */
+export class VisitorDays {
+  private current: { day: string; secret: Buffer } | undefined;
+  private next: { day: string; secret: Buffer } | undefined;
+  private fetching: { day: string; promise: Promise<Buffer | null> } | undefined;
+  private failed: { day: string; until: number } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+    private readonly options: VisitorDaysOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * The secret of the UTC day `at` falls in: from memory (synchronously) on every scan but the first ones of a
+   * day nobody fetched ahead, which wait for the one fetch at most FETCH_WAIT_MS. Null when it cannot be had, and
+   * for a time in a day that is over or not yet begun by this process's clock.
+   */
+  secretFor(at: Date): Buffer | null | Promise<Buffer | null> {
+    const day = utcDay(at.getTime());
+    if (this.current?.day === day) return this.current.secret;
+    this.turnTo(utcDay(this.now()));
+    if (this.current?.day === day) return this.current.secret;
+    if (day !== utcDay(this.now())) return null;
+    return this.fetch(day, this.options.fetchWaitMs ?? FETCH_WAIT_MS);
+  }
+
+  /** Fetches today's secret now and the next day's before midnight, from here on. */
+  start(): void {
+    if (this.stopped) return;
+    void this.fetch(utcDay(this.now()));
+    this.schedule();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.current = undefined;
+    this.next = undefined;
+  }
+
+  /** Moves to `today`: a prefetched secret becomes the current one; a past day's is dropped. */
+  private turnTo(today: string): void {
+    if (this.next && this.next.day <= today) {
+      this.current = this.next.day === today ? this.next : undefined;
+      this.next = undefined;
+    }
+    if (this.current && this.current.day < today) this.current = undefined;
+  }
+
+  /** Just before each midnight: the next day's secret. Right after it: the past day's dropped. */
+  private schedule(): void {
+    if (this.stopped) return;
+    const now = this.now();
+    const midnight = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+    const prefetchAt = midnight - PREFETCH_BEFORE_MIDNIGHT_MS;
+    const wait = now < prefetchAt ? prefetchAt - now : midnight - now + 1;
+    this.timer = setTimeout(() => {
+      const at = this.now();
+      this.turnTo(utcDay(at));
+      if (at >= prefetchAt && at < midnight) void this.fetch(utcDay(midnight));
+      this.schedule();
+    }, Math.max(1_000, wait));
+    // Never what keeps a process alive.
+    this.timer.unref();
+  }
+
+  /** One fetch at a time; the caller waits at most `waitMs` (undefined: until it ends). Never rejects. */
+  private fetch(day: string, waitMs?: number): Promise<Buffer | null> {
+    if (this.failed?.day === day && this.now() < this.failed.until) return Promise.resolve(null);
+    let fetching = this.fetching;
+    if (fetching?.day !== day) {
+      const promise = daySecret(this.db, day).then(
+        (secret) => {
+          this.failed = undefined;
+          if (this.stopped) return secret;
+          const today = utcDay(this.now());
+          this.turnTo(today);
+          if (day === today) this.current = { day, secret };
+          else if (day > today) this.next = { day, secret };
+          return secret;
+        },
+        (error: unknown) => {
+          this.failed = { day, until: this.now() + (this.options.retryAfterMs ?? RETRY_AFTER_MS) };
+          this.logger.warn({ err: error, day }, "the day's visitor secret cannot be read: scans are recorded without a visitor (unique not known) until it can");
+          return null;
+        },
+      );
+      this.fetching = fetching = { day, promise };
+      void promise.finally(() => {
+        if (this.fetching?.promise === promise) this.fetching = undefined;
+      });
+    }
+    const { promise } = fetching;
+    if (waitMs === undefined) return promise;
+    let timeout: NodeJS.Timeout | undefined;
+    return Promise.race([
+      promise,
+      new Promise<null>((resolve) => {
+        timeout = setTimeout(() => resolve(null), waitMs);
+      }),
+    ]).finally(() => clearTimeout(timeout));
+  }
+}
