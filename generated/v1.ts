@@ -161,7 +161,10 @@ export interface paths {
         /**
          * Read a code's scans
          * @description Returns the last 1000 scans of the code, newest first, and the lifetime number of scans in `total`
-         *     (which keeps counting past 1000). Scans by bots and link-preview fetchers are not recorded.
+         *     (which keeps counting past 1000). Scans by bots and link-preview fetchers are not recorded. Each scan says
+         *     where it came from (country; region and city when the operator's IP database has them), the language the
+         *     phone asked for, and whether it was the visitor's first scan of the code that UTC day (`unique`); the
+         *     scanner's IP address is never stored.
          */
         get: operations["listQrCodeScans"];
         put?: never;
@@ -350,6 +353,13 @@ export interface components {
             destinationUrl: string;
             /** @description Lifetime number of scans by people (bots are not counted). */
             scanCount: number;
+            /**
+             * @description Lifetime number of unique scans: the sum over UTC days of how many visitors (same address and
+             *     browser) scanned the code that day. A visitor who scans the code on three days counts three times;
+             *     scans recorded before this field existed, or while the day's visitor key was unavailable, are not
+             *     counted (the repository's docs/dashboard/audience.md says what qroute stores about a scan).
+             */
+            uniqueScanCount: number;
             /** @description `false` while the code is paused: its short URL answers 404 and records nothing. */
             active: boolean;
             /**
@@ -402,7 +412,45 @@ export interface components {
             os: string;
             /** @description Browser name as detected from the user agent (for example `Mobile Safari`, `Chrome`, `Edge`, `Firefox`), or `unknown`. */
             browser: string;
+            country: components["schemas"]["ScanCountry"];
+            /**
+             * @description English name of the region (state, province: the first subdivision) the scanner's address belongs to,
+             *     for example `Bavaria`. `null` unless the operator's IP database has regions (the embedded one has
+             *     countries only, see `GEOIP_DATABASE`), for private or unknown addresses, and for scans recorded before
+             *     qroute looked places up.
+             */
+            region: string | null;
+            /**
+             * @description English name of the city the scanner's address belongs to, for example `Munich`. `null` unless the
+             *     operator's IP database has cities (the embedded one has countries only), for private or unknown
+             *     addresses, and for scans recorded before qroute looked places up.
+             */
+            city: string | null;
+            language: components["schemas"]["ScanLanguage"];
+            unique: components["schemas"]["ScanUnique"];
         };
+        /**
+         * @description ISO 3166-1 alpha-2 code of the country the scanner's IP address belongs to, upper case (`DE`), looked up in
+         *     an offline IP database when the scan was recorded; the address itself is never stored. `null` for private
+         *     and unknown addresses and for scans recorded before qroute looked countries up.
+         * @example DE
+         */
+        ScanCountry: string | null;
+        /**
+         * @description The first language the scanner's browser asked for (the primary subtag of the first `Accept-Language`
+         *     entry), lower case: `de` for `de-DE,de;q=0.9,en;q=0.8`. `null` without the header, for `*` or a value that
+         *     is not a language, and for scans recorded before qroute read it.
+         * @example de
+         */
+        ScanLanguage: string | null;
+        /**
+         * @description `true` when this was the first scan of this code by this visitor (same address and browser) in its UTC day,
+         *     `false` for the visitor's later scans of the code that day. The visitor is a keyed hash that changes every
+         *     UTC day and cannot be traced back to an address. `null` when it is not known: scans recorded before qroute
+         *     counted visitors, and scans recorded while the day's visitor key could not be read (database unavailable
+         *     as the day began).
+         */
+        ScanUnique: boolean | null;
         /**
          * @description Device class of the scanner.
          * @enum {string}
@@ -506,7 +554,8 @@ export interface components {
         };
         /**
          * @description The body of a `scan.created` webhook. The first seven fields are the spec's; `id` and `createdAt` are
-         *     additions. Fields may be added in future, never removed: ignore fields you do not know.
+         *     additions, and so are `country`, `language` and `unique` (absent from deliveries queued before qroute
+         *     recorded them). Fields may be added in future, never removed: ignore fields you do not know.
          * @example {
          *       "event": "scan.created",
          *       "qrCodeId": "qr_01JD3Z8Q4V6N1X2Y3Z4A5B6C7D",
@@ -516,7 +565,10 @@ export interface components {
          *       "os": "iOS",
          *       "browser": "Mobile Safari",
          *       "id": "whd_01JD3Z9A2B3C4D5E6F7G8H9J0K",
-         *       "createdAt": "2026-11-22T10:20:01.517Z"
+         *       "createdAt": "2026-11-22T10:20:01.517Z",
+         *       "country": "DE",
+         *       "language": "de",
+         *       "unique": true
          *     }
          */
         ScanCreatedEvent: {
@@ -535,6 +587,9 @@ export interface components {
              * @description When the scan happened.
              */
             createdAt: string;
+            country?: components["schemas"]["ScanCountry"];
+            language?: components["schemas"]["ScanLanguage"];
+            unique?: components["schemas"]["ScanUnique"];
         };
         /** @description Sent by the admin CLI's `webhook test`, to check reachability and signatures. Not a scan. */
         WebhookTestEvent: {

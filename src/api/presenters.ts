@@ -16,6 +16,7 @@ export function presentQrCode(code: QrCode, siteUrl: string): ApiQrCode {
     // A landing page lives at the short URL: said from this instance's SITE_URL, not the one it was created under.
     destinationUrl: kindOf(code.type) === 'page' ? shortUrl : code.destinationUrl,
     scanCount: code.scanCount,
+    uniqueScanCount: code.uniqueScanCount,
     active: code.active,
     createdAt: code.createdAt.toISOString(),
     shortUrl,
@@ -23,7 +24,17 @@ export function presentQrCode(code: QrCode, siteUrl: string): ApiQrCode {
 }
 
 export function presentScan(scan: Scan): ApiScan {
-  return { createdAt: scan.createdAt.toISOString(), device: scan.device as ApiScan['device'], os: scan.os, browser: scan.browser };
+  return {
+    createdAt: scan.createdAt.toISOString(),
+    device: scan.device as ApiScan['device'],
+    os: scan.os,
+    browser: scan.browser,
+    country: scan.country,
+    region: scan.region,
+    city: scan.city,
+    language: scan.language,
+    unique: scan.unique,
+  };
 }
 
 /** Webhook settings as integrators see them: never the secret. */

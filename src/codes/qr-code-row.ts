@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { QrCodesTable } from '../db/schema/qr-codes.js';
 import { errors } from '../errors.js';
 import { idPattern } from '../ids.js';
-import { liveScanCount } from './scan-counts.js';
+import { liveScanCount, liveUniqueScanCount } from './scan-counts.js';
 
 export interface QrCode {
   id: string;
@@ -11,6 +11,8 @@ export interface QrCode {
   slug: string;
   destinationUrl: string;
   scanCount: number;
+  /** The sum over UTC days of the code's visitors that day (docs/dashboard/audience.md). */
+  uniqueScanCount: number;
   active: boolean;
   createdAt: Date;
 }
@@ -19,9 +21,11 @@ export interface QrCode {
  * The columns every read of a code selects from `qr_codes` (unaliased), mapped by `toQrCode`. The scan count
  * includes the increments not folded into the row yet (src/codes/scan-counts.ts).
  */
-export const codeColumns = ['id', 'name', 'type', 'slug', 'destination_url', liveScanCount.as('scan_count'), 'active', 'created_at'] as const;
+export const codeColumns = [
+  'id', 'name', 'type', 'slug', 'destination_url', liveScanCount.as('scan_count'), liveUniqueScanCount.as('unique_scan_count'), 'active', 'created_at',
+] as const;
 
-type CodeRow = Pick<Selectable<QrCodesTable>, 'id' | 'name' | 'type' | 'slug' | 'destination_url' | 'scan_count' | 'active' | 'created_at'>;
+type CodeRow = Pick<Selectable<QrCodesTable>, 'id' | 'name' | 'type' | 'slug' | 'destination_url' | 'scan_count' | 'unique_scan_count' | 'active' | 'created_at'>;
 
 export function toQrCode(row: CodeRow): QrCode {
   return {
@@ -31,6 +35,7 @@ export function toQrCode(row: CodeRow): QrCode {
     slug: row.slug,
     destinationUrl: row.destination_url,
     scanCount: row.scan_count,
+    uniqueScanCount: row.unique_scan_count,
     active: row.active,
     createdAt: row.created_at,
   };

@@ -21,6 +21,12 @@ export interface Scan {
   device: string;
   os: string;
   browser: string;
+  country: string | null;
+  region: string | null;
+  city: string | null;
+  language: string | null;
+  /** The visitor's first scan of the code that UTC day; null when not known (recorded before visitors were counted). */
+  unique: boolean | null;
 }
 
 /** SPEC: the scans endpoint returns the last 1000 scans. */
@@ -233,11 +239,22 @@ export async function listRecentScans(
 /** A code's newest scans, newest first (see src/analytics/scan-pages.ts for what it reads); no ownership check. */
 export async function newestScansOfCode(db: Db, codeId: string, limit: number): Promise<Scan[]> {
   const rows = await newestScanRowsOfCode(db, codeId, limit);
-  return rows.map((row) => ({ createdAt: row.created_at, device: row.device, os: row.os, browser: row.browser }));
+  return rows.map((row) => ({
+    createdAt: row.created_at,
+    device: row.device,
+    os: row.os,
+    browser: row.browser,
+    country: row.country,
+    region: row.region,
+    city: row.city,
+    language: row.language,
+    unique: row.is_unique,
+  }));
 }
 
 /** Idempotent replays are stored as JSON; dates come back as strings. */
 function fromStoredCode(stored: unknown): QrCode {
-  const code = stored as Omit<QrCode, 'createdAt'> & { createdAt: string };
-  return { ...code, createdAt: new Date(code.createdAt) };
+  const code = stored as Omit<QrCode, 'createdAt' | 'uniqueScanCount'> & { createdAt: string; uniqueScanCount?: number };
+  // Stored before unique scans were counted: like scanCount, the count as it was when first answered.
+  return { ...code, uniqueScanCount: code.uniqueScanCount ?? 0, createdAt: new Date(code.createdAt) };
 }
