@@ -100,6 +100,12 @@ export function Layout(props: { context: PageContext; title: string; children: C
         <main class="container" id={MAIN_ID} tabIndex={-1}>
           {props.children}
         </main>
+        {/* DB-IP Lite's licence (CC BY 4.0) asks for this link where its results are shown: scans' countries. */}
+        <footer class="container">
+          <small class="muted">
+            IP geolocation by <a href="https://db-ip.com">DB-IP</a>
+          </small>
+        </footer>
       </body>
     </html>
   );
