@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
-import type { CodeTypeName } from '../../src/codes/types/index.js';
+import { CODE_TYPE_NAMES, type CodeTypeName } from '../../src/codes/types/index.js';
 import { checkPage, watchedContext, type WatchedContext } from '../support/browser.js';
 import { decodeWithJsQr } from '../support/design-decode.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
@@ -17,6 +17,9 @@ import { useWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from
  * form filled by its labels (files chosen with real bytes), created; the short URL scanned as an iPhone, the
  * page or redirect it gives checked, the scan counted on the code page with a signed webhook on loopback; one
  * field edited on the code page after "printing", and the next scan shows the change.
+ *
+ * Each type's form is checked as it opens from the picker (axe, no CSP violation, a screenshot): the thirteen here,
+ * the other four where dashboard-code-types.test.ts picks them, so each form is loaded once with all its checks.
  */
 
 /** Not counted (isbot says crawler), so it can poll for an edit to reach the redirect cache. */
@@ -47,6 +50,9 @@ interface Journey {
 }
 
 const file = (name: string, mimeType: string, buffer: Buffer) => ({ file: { name, mimeType, buffer } });
+
+/** The types test/browser/dashboard-code-types.test.ts picks and checks (pickType), by their names in the picker. */
+const PICKED_IN_CODE_TYPES_TEST = ['Social media links', 'App download', 'Image gallery', 'Business page'];
 
 const JOURNEYS: Journey[] = [
   {
@@ -306,6 +312,14 @@ function expectSees(text: string, sees: string[], gone?: string): void {
 }
 
 describe('every other type, the whole way in one browser', () => {
+  it('the type picker offers every type, each checked as it opens here or in dashboard-code-types.test.ts', async () => {
+    await ensureSignedIn();
+    await page.goto(`${app.origin}/codes/new`);
+    const labels = await page.getByRole('navigation', { name: 'Type' }).getByRole('link').allTextContents();
+    expect(labels).toHaveLength(CODE_TYPE_NAMES.length);
+    expect([...labels].sort()).toEqual([...JOURNEYS.map((journey) => journey.label), ...PICKED_IN_CODE_TYPES_TEST].sort());
+  });
+
   it.each(JOURNEYS.map((journey) => [journey.type, journey] as const))(
     '%s: created through its form, scanned by an iPhone, counted with a signed webhook, edited after printing, and the next scan shows the change',
     async (_type, journey) => {
@@ -313,6 +327,9 @@ describe('every other type, the whole way in one browser', () => {
       await page.goto(`${app.origin}/codes/new`);
       await page.getByRole('navigation', { name: 'Type' }).getByRole('link', { name: journey.label, exact: true }).click();
       await expect.poll(() => page.getByRole('heading', { level: 2, name: journey.label, exact: true }).count()).toBe(1);
+      // The form as it opens: marked in the picker, and checked (axe, CSP, a screenshot people look at).
+      expect(await page.locator('.type-picker a[aria-current="page"]').textContent()).toBe(journey.label);
+      await checkPage(page, `code-types-form-${journey.label.toLowerCase().replace(/[^a-z]+/g, '-').replace(/-$/, '')}`, watched);
       await page.getByLabel('Name', { exact: true }).fill(`Poster: ${journey.label}`);
       for (const [label, value] of journey.fill) await setField(label, value);
       await page.getByRole('button', { name: 'Create code' }).click();
