@@ -17,10 +17,13 @@ import pg from 'pg';
 import pino from 'pino';
 import {
   type AnalyticsScope,
+  audienceBreakdowns,
   exportScansCsv,
   foldScans,
+  rankedCodes,
   SCAN_RANGES,
   scanBreakdowns,
+  scansByWeekHour,
   scanTimeSeries,
   scanTotals,
 } from '../../src/analytics/index.js';
@@ -49,6 +52,21 @@ const COMBOS: Array<[device: string, os: string, browser: string, weight: number
   ['smarttv', 'Tizen', 'Samsung Browser', 1], ['mobile', 'HarmonyOS', 'Huawei Browser', 1],
 ];
 
+/**
+ * Where a poster's audience is from and which language its phones ask for (issue 27): mostly one country, a few
+ * neighbours and travellers, a language per country with English beside it. Region and city only with
+ * BENCH_ANALYTICS_CITIES=1 (the embedded database has countries only; a city database multiplies rollup rows).
+ */
+const AUDIENCE: Array<[country: string | null, language: string | null, region: string, city: string, weight: number]> = [
+  ['DE', 'de', 'Bavaria', 'Munich', 30], ['DE', 'de', 'Berlin', 'Berlin', 20], ['DE', 'en', 'Hamburg', 'Hamburg', 8],
+  ['DE', 'tr', 'Hesse', 'Frankfurt am Main', 4], ['AT', 'de', 'Vienna', 'Vienna', 6], ['CH', 'de', 'Zurich', 'Zurich', 4],
+  ['CH', 'fr', 'Geneva', 'Geneva', 1], ['US', 'en', 'California', 'San Francisco', 5], ['GB', 'en', 'England', 'London', 4],
+  ['FR', 'fr', 'Ile-de-France', 'Paris', 3], ['NL', 'nl', 'North Holland', 'Amsterdam', 2], ['PL', 'pl', 'Mazovia', 'Warsaw', 2],
+  ['IT', 'it', 'Lombardy', 'Milan', 2], ['ES', 'es', 'Madrid', 'Madrid', 2], [null, 'de', '', '', 3], [null, null, '', '', 2],
+  ['IN', 'en', 'Karnataka', 'Bengaluru', 1], ['JP', 'ja', 'Tokyo', 'Tokyo', 1],
+];
+const WITH_CITIES = process.env.BENCH_ANALYTICS_CITIES === '1';
+
 export async function benchAnalytics(database: { connectionString: string }): Promise<void> {
   // Seeding statements run for minutes: a pool without the service's statement timeouts.
   const db = createDatabase(database.connectionString, { logger: pino({ level: 'warn' }), timeouts: NO_STATEMENT_TIMEOUTS });
@@ -75,6 +93,14 @@ async function run(db: Database, connectionString: string): Promise<void> {
     select (select count(*) from scan_hourly where qr_code_id = ${seeded.codeId}) as code,
            (select count(*) from account_scan_hourly where account_id = ${seeded.manyAccountId}) as account`.execute(db);
   console.log(`rollup rows read for "all": code ${rollupRows.rows[0]!.code.toLocaleString('en')}, account ${rollupRows.rows[0]!.account.toLocaleString('en')}; ${TAIL} scans left unfolded`);
+  await sql`vacuum analyze scan_hourly_audience`.execute(db);
+  await sql`vacuum analyze account_scan_hourly_audience`.execute(db);
+  const audienceRows = await sql<{ code: number; account: number; table: number }>`
+    select (select count(*) from scan_hourly_audience where qr_code_id = ${seeded.codeId}) as code,
+           (select count(*) from account_scan_hourly_audience where account_id = ${seeded.manyAccountId}) as account,
+           (select count(*) from scan_hourly_audience) as table`.execute(db);
+  const a = audienceRows.rows[0]!;
+  console.log(`audience rollup rows${WITH_CITIES ? ' (with cities)' : ''}: code ${a.code.toLocaleString('en')}, account ${a.account.toLocaleString('en')}, per-code table ${a.table.toLocaleString('en')}`);
 
   const { logged, captured, close } = loggingDatabase(connectionString);
   try {
@@ -95,6 +121,15 @@ async function run(db: Database, connectionString: string): Promise<void> {
       for (const range of SCAN_RANGES) {
         await measure(`${label} scans over time ${range}`, () => scanTimeSeries(logged, { scope, range, timeZone: TIME_ZONE }));
         await measure(`${label} breakdowns ${range}`, () => scanBreakdowns(logged, { scope, range, timeZone: TIME_ZONE }));
+      }
+      // Issue 27: the audience tables, the week's hours and (for the account) its ranked codes, unfiltered and
+      // narrowed to one country (which reads the rollup by every dimension for the series too).
+      for (const range of ['30d', 'all'] as const) {
+        await measure(`${label} audience ${range}`, () => audienceBreakdowns(logged, { scope, range, timeZone: TIME_ZONE }));
+        await measure(`${label} week hours ${range}`, () => scansByWeekHour(logged, { scope, range, timeZone: TIME_ZONE }));
+        if (!scope.codeId) await measure(`${label} ranked codes ${range}`, () => rankedCodes(logged, { accountId: scope.accountId, range, timeZone: TIME_ZONE }));
+        await measure(`${label} over time ${range}, country=AT`, () => scanTimeSeries(logged, { scope, range, timeZone: TIME_ZONE, filters: { country: 'AT' } }));
+        await measure(`${label} audience ${range}, country=AT`, () => audienceBreakdowns(logged, { scope, range, timeZone: TIME_ZONE, filters: { country: 'AT' } }));
       }
       await measure(`${label} recent scans`, () => recentScans(logged, scope));
       await measure(`${label} CSV first chunk`, async () => {
@@ -159,19 +194,25 @@ async function seed(db: Database): Promise<Seeded> {
   const step = `${(365 * 86_400_000) / SCANS} milliseconds`;
   for (let from = 1; from <= SCANS; from += SEED_STEP) {
     const to = Math.min(SCANS, from + SEED_STEP - 1);
-    await sql`insert into scan_groups (qr_code_id, first_at, times, device, os, browser, destination_url, referrer_host)
+    await sql`insert into scan_groups (qr_code_id, first_at, times, device, os, browser, destination_url, referrer_host,
+                                       country, region, city, language, is_unique)
       select ${codeId}, t.at, null, c.device, c.os, c.browser,
-             'https://example.com/busy', case when g % 5 = 0 then 'instagram.com' end
+             'https://example.com/busy', case when g % 5 = 0 then 'instagram.com' end,
+             a.country, a.region, a.city, a.language, g % 3 <> 0
       from generate_series(${from}::int, ${to}::int) g
       cross join lateral (select now() - interval '365 days' + g * ${step}::interval as at) t
-      join (${combos()}) c on c.slot = (hashint4(g) & 2147483647) % 100`.execute(db);
-    await sql`insert into scan_groups (qr_code_id, first_at, times, device, os, browser, destination_url, referrer_host)
+      join (${combos()}) c on c.slot = (hashint4(g) & 2147483647) % 100
+      join (${audience()}) a on a.slot = (hashint4(g + 7919) & 2147483647) % 100`.execute(db);
+    await sql`insert into scan_groups (qr_code_id, first_at, times, device, os, browser, destination_url, referrer_host,
+                                       country, region, city, language, is_unique)
       select ${manyPrefix} || lpad((1 + (hashint4(-g) & 2147483647) % ${CODES})::text, 8, '0'),
              t.at, null, c.device, c.os, c.browser,
-             'https://example.com/c', case when g % 7 = 0 then 'facebook.com' end
+             'https://example.com/c', case when g % 7 = 0 then 'facebook.com' end,
+             a.country, a.region, a.city, a.language, g % 3 <> 0
       from generate_series(${from}::int, ${to}::int) g
       cross join lateral (select now() - interval '365 days' + g * ${step}::interval as at) t
-      join (${combos()}) c on c.slot = (hashint4(g) & 2147483647) % 100`.execute(db);
+      join (${combos()}) c on c.slot = (hashint4(g) & 2147483647) % 100
+      join (${audience()}) a on a.slot = (hashint4(g + 7919) & 2147483647) % 100`.execute(db);
   }
   console.log(`seeded ${(2 * SCANS).toLocaleString('en')} scans in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   await sql`create index scan_groups_code_newest on scan_groups (qr_code_id, first_at desc, id desc)`.execute(db);
@@ -191,6 +232,17 @@ function combos() {
   return sql`select device, os, browser, (n - 1)::int as slot
     from unnest(${slots.map((s) => s[0])}::text[], ${slots.map((s) => s[1])}::text[], ${slots.map((s) => s[2])}::text[])
     with ordinality as t(device, os, browser, n)`;
+}
+
+/** The audience as 100 weighted slots, numbered from 0. */
+function audience() {
+  const slots = AUDIENCE.flatMap(([country, language, region, city, weight]) =>
+    Array.from({ length: weight }, () => [country, language, WITH_CITIES && region ? region : null, WITH_CITIES && city ? city : null] as const));
+  if (slots.length !== 100) throw new Error(`audience weights add up to ${slots.length}, not 100`);
+  return sql`select country, language, region, city, (n - 1)::int as slot
+    from unnest(${slots.map((s) => s[0])}::text[], ${slots.map((s) => s[1])}::text[], ${slots.map((s) => s[2])}::text[],
+                ${slots.map((s) => s[3])}::text[])
+    with ordinality as t(country, language, region, city, n)`;
 }
 
 /** `count` new scans over the last `within`, half on the busy code, half across the many codes (counters too). */

@@ -1,8 +1,10 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { liveScanCount } from '../codes/scan-counts.js';
 import type { Db } from '../db/schema/index.js';
 import { csvRow } from './csv.js';
 import { oldestScanRows } from '../codes/scan-pages.js';
+import { filterConditions } from './hour-rows.js';
+import type { ScanFilters } from './scan-filters.js';
 import { type AnalyticsScope, assertScope } from './scope.js';
 
 /** Rows per query (and per chunk yielded): about 0.5 MB of CSV, a few milliseconds of database work. */
@@ -10,11 +12,16 @@ export const EXPORT_PAGE_SIZE = 5_000;
 /** An account's codes are read this many at a time. */
 const CODE_PAGE_SIZE = 1_000;
 
-export const CODE_EXPORT_COLUMNS = ['created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host'] as const;
+/** The audience columns (issue 27) come last, so the columns people's sheets already read keep their places. */
+export const CODE_EXPORT_COLUMNS = [
+  'created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host', 'country', 'region', 'city', 'language', 'unique',
+] as const;
 export const ACCOUNT_EXPORT_COLUMNS = ['code_id', 'code_name', ...CODE_EXPORT_COLUMNS] as const;
 
 export interface ScanExportOptions {
   pageSize?: number;
+  /** Only the scans matching all of these (the filtered page's export). */
+  filters?: ScanFilters;
 }
 
 interface ExportRow {
@@ -28,6 +35,11 @@ interface ExportRow {
   browser: string;
   destination_url: string | null;
   referrer_host: string | null;
+  country: string | null;
+  region: string | null;
+  city: string | null;
+  language: string | null;
+  is_unique: boolean | null;
 }
 
 interface CodeToExport {
@@ -52,17 +64,26 @@ export async function exportScansCsv(db: Db, scope: AnalyticsScope, options: Sca
   const pageSize = options.pageSize ?? EXPORT_PAGE_SIZE;
   const { rows } = await sql<{ max: number | null }>`select max(id) as max from scan_groups`.execute(db);
   const lastId = rows[0]?.max ?? 0;
-  return scope.codeId !== undefined
-    ? codeExport(db, scope.codeId, lastId, pageSize)
-    : accountExport(db, scope.accountId, lastId, pageSize);
+  const read: PageReader = { db, lastId, pageSize, groupsWhere: filterConditions(options.filters ?? {}, 'g') };
+  return scope.codeId !== undefined ? codeExport(read, scope.codeId) : accountExport(read, scope.accountId);
 }
 
-async function* codeExport(db: Db, codeId: string, lastId: number, pageSize: number): AsyncGenerator<string> {
+/** How every query of one export reads: the same groups, page size and filters. */
+interface PageReader {
+  db: Db;
+  lastId: number;
+  pageSize: number;
+  /** ` and g.country = …` for the filters (group columns: a group's scans share them). */
+  groupsWhere: RawBuilder<unknown>;
+}
+
+async function* codeExport(read: PageReader, codeId: string): AsyncGenerator<string> {
   yield csvRow(CODE_EXPORT_COLUMNS);
-  for await (const rows of codeScanPages(db, codeId, lastId, pageSize)) yield rows.map((row) => scanRecord(row)).join('');
+  for await (const rows of codeScanPages(read, codeId)) yield rows.map((row) => scanRecord(row)).join('');
 }
 
-async function* accountExport(db: Db, accountId: string, lastId: number, pageSize: number): AsyncGenerator<string> {
+async function* accountExport(read: PageReader, accountId: string): AsyncGenerator<string> {
+  const { db, pageSize } = read;
   yield csvRow(ACCOUNT_EXPORT_COLUMNS);
   let afterCodeId = '';
   for (;;) {
@@ -78,17 +99,17 @@ async function* accountExport(db: Db, accountId: string, lastId: number, pageSiz
       const byId = new Map(group.map((code) => [code.id, code]));
       const record = (row: ExportRow) => scanRecord(row, byId.get(row.qr_code_id));
       if (group.length === 1) {
-        for await (const rows of codeScanPages(db, group[0]!.id, lastId, pageSize)) yield rows.map(record).join('');
+        for await (const rows of codeScanPages(read, group[0]!.id)) yield rows.map(record).join('');
         continue;
       }
-      const rows = await scansOfCodes(db, [...byId.keys()], lastId, pageSize + 1);
+      const rows = await scansOfCodes(read, [...byId.keys()], pageSize + 1);
       if (rows.length <= pageSize) {
         if (rows.length > 0) yield rows.map(record).join('');
         continue;
       }
       // The counters promised fewer rows than there are (scans written by hand?): page code by code instead.
       for (const code of group) {
-        for await (const page of codeScanPages(db, code.id, lastId, pageSize)) yield page.map(record).join('');
+        for await (const page of codeScanPages(read, code.id)) yield page.map(record).join('');
       }
     }
     if (codes.length < CODE_PAGE_SIZE) return;
@@ -121,11 +142,12 @@ export function groupCodes<T extends { scans: number }>(codes: readonly T[], pag
  * One code's scans in groups up to `lastId`, oldest first, `pageSize` per query, walking scan_groups_code_newest
  * backwards (src/analytics/scan-pages.ts).
  */
-async function* codeScanPages(db: Db, codeId: string, lastId: number, pageSize: number): AsyncGenerator<ExportRow[]> {
+async function* codeScanPages(read: PageReader, codeId: string): AsyncGenerator<ExportRow[]> {
+  const { db, lastId, pageSize } = read;
   let after: ExportRow | undefined;
   for (;;) {
     const cursor = after && { atMicros: after.at_us, groupId: after.group_id, position: after.position };
-    const rows = await oldestScanRows(db, codeId, lastId, pageSize, cursor);
+    const rows = await oldestScanRows(db, codeId, lastId, pageSize, cursor, read.groupsWhere);
     if (rows.length > 0) yield rows;
     if (rows.length < pageSize) return;
     after = rows[rows.length - 1];
@@ -133,19 +155,21 @@ async function* codeScanPages(db: Db, codeId: string, lastId: number, pageSize: 
 }
 
 /** The scans of a few codes whose counters add up to less than a page, code by code, each oldest first. */
-async function scansOfCodes(db: Db, codeIds: string[], lastId: number, limit: number): Promise<ExportRow[]> {
+async function scansOfCodes(read: PageReader, codeIds: string[], limit: number): Promise<ExportRow[]> {
   const { rows } = await sql<ExportRow>`
     select group_id, position, qr_code_id, (extract(epoch from created_at) * 1000000)::bigint as at_us, device, os,
-           browser, destination_url, referrer_host
-    from scans
-    where qr_code_id = any(${codeIds}::text[]) and group_id <= ${lastId}
+           browser, destination_url, referrer_host, country, region, city, language, is_unique
+    from scans g
+    where qr_code_id = any(${codeIds}::text[]) and group_id <= ${read.lastId} ${read.groupsWhere}
     order by qr_code_id, created_at, group_id, position
-    limit ${limit}`.execute(db);
+    limit ${limit}`.execute(read.db);
   return rows;
 }
 
 function scanRecord(row: ExportRow, code?: CodeToExport): string {
   const createdAt = new Date(Math.floor(row.at_us / 1000)).toISOString();
-  const scan = [createdAt, row.device, row.os, row.browser, row.destination_url, row.referrer_host];
+  const unique = row.is_unique === null ? null : String(row.is_unique);
+  const scan = [createdAt, row.device, row.os, row.browser, row.destination_url, row.referrer_host, row.country, row.region,
+    row.city, row.language, unique];
   return csvRow(code ? [code.id, code.name, ...scan] : scan);
 }

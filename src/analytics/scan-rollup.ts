@@ -90,29 +90,51 @@ async function writersEnded(db: Database, writers: string[], waitMs: number, sig
 }
 
 /**
- * Folds the groups with from < id <= through into both rollups; returns how many scans that was. A group's times
- * lie in one second, so in the hour its first one does: the group is counted whole, without unpacking it.
+ * Folds the groups with from < id <= through into the four rollup tables (per code and per account, by kind of
+ * phone, and by every dimension: the migration 20261127T0100-scan-rollup-audience says why both); returns how many
+ * scans that was. A group's times lie in one second, so in the hour its first one does: the group is counted
+ * whole, without unpacking it, and its scans are unique or not together (is_unique is part of a group's key).
  */
 async function foldRange(db: Database, from: number, through: number): Promise<number> {
   const { rows } = await sql<{ scans: number }>`
-    with folded as (
-      select qr_code_id, date_trunc('hour', first_at, 'UTC') as hour, device, os, browser, sum(coalesce(cardinality(times), 1)) as scans
+    with folded as materialized (
+      select qr_code_id, date_trunc('hour', first_at, 'UTC') as hour, device, os, browser, country, region, city, language,
+             referrer_host, sum(coalesce(cardinality(times), 1)) as scans,
+             sum(case when is_unique then coalesce(cardinality(times), 1) else 0 end) as unique_scans
       from scan_groups
       where id > ${from} and id <= ${through}
-      group by 1, 2, 3, 4, 5
+      group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+    ),
+    -- Codes are looked up once per folded row, not once per scan: a busy code's hour is one lookup.
+    owned as materialized (
+      select c.account_id, f.* from folded f join qr_codes c on c.id = f.qr_code_id
     ),
     per_code as (
-      insert into scan_hourly as r (qr_code_id, hour, device, os, browser, scans)
-      select qr_code_id, hour, device, os, browser, scans from folded
-      on conflict (qr_code_id, hour, device, os, browser) do update set scans = r.scans + excluded.scans
+      insert into scan_hourly as r (qr_code_id, hour, device, os, browser, scans, unique_scans)
+      select qr_code_id, hour, device, os, browser, sum(scans), sum(unique_scans) from folded group by 1, 2, 3, 4, 5
+      on conflict (qr_code_id, hour, device, os, browser)
+      do update set scans = r.scans + excluded.scans, unique_scans = r.unique_scans + excluded.unique_scans
     ),
     per_account as (
-      -- Codes are looked up once per folded row, not once per scan: a busy code's hour is one lookup.
-      insert into account_scan_hourly as r (account_id, hour, device, os, browser, scans)
-      select c.account_id, f.hour, f.device, f.os, f.browser, sum(f.scans)
-      from folded f join qr_codes c on c.id = f.qr_code_id
-      group by 1, 2, 3, 4, 5
-      on conflict (account_id, hour, device, os, browser) do update set scans = r.scans + excluded.scans
+      insert into account_scan_hourly as r (account_id, hour, device, os, browser, scans, unique_scans)
+      select account_id, hour, device, os, browser, sum(scans), sum(unique_scans) from owned group by 1, 2, 3, 4, 5
+      on conflict (account_id, hour, device, os, browser)
+      do update set scans = r.scans + excluded.scans, unique_scans = r.unique_scans + excluded.unique_scans
+    ),
+    per_code_audience as (
+      insert into scan_hourly_audience as r
+        (qr_code_id, hour, device, os, browser, country, region, city, language, referrer_host, scans, unique_scans)
+      select qr_code_id, hour, device, os, browser, country, region, city, language, referrer_host, scans, unique_scans from folded
+      on conflict (qr_code_id, hour, device, os, browser, country, region, city, language, referrer_host)
+      do update set scans = r.scans + excluded.scans, unique_scans = r.unique_scans + excluded.unique_scans
+    ),
+    per_account_audience as (
+      insert into account_scan_hourly_audience as r
+        (account_id, hour, device, os, browser, country, region, city, language, referrer_host, scans, unique_scans)
+      select account_id, hour, device, os, browser, country, region, city, language, referrer_host, sum(scans), sum(unique_scans)
+      from owned group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+      on conflict (account_id, hour, device, os, browser, country, region, city, language, referrer_host)
+      do update set scans = r.scans + excluded.scans, unique_scans = r.unique_scans + excluded.unique_scans
     ),
     watermark as (
       update scan_rollup_state set folded_through_id = ${through}, folded_at = now()

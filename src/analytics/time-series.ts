@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/schema/index.js';
 import { type HourWindow, scopeHourRows } from './hour-rows.js';
+import type { ScanFilters } from './scan-filters.js';
 import { resolveWindow, type BucketSize, type ScanRange, type ScanWindow } from './scan-window.js';
 import { type AnalyticsScope, assertScope, foldedThroughId, inOneSnapshot } from './scope.js';
 import { inTimeZone, resolveTimeZone } from './time-zones.js';
@@ -11,6 +12,8 @@ export interface ScanBucket {
   /** Its start in the viewer's zone: `2026-03-29 02:00` (hour), `2026-03-29` (day; week: its Monday), `2026-03` (month). */
   label: string;
   scans: number;
+  /** Of those, visitors' first scans of a code that UTC day. */
+  uniqueScans: number;
 }
 
 export interface ScanTimeSeries extends ScanWindow {
@@ -18,6 +21,10 @@ export interface ScanTimeSeries extends ScanWindow {
   buckets: ScanBucket[];
   /** Scans in the range (the sum of the buckets). */
   total: number;
+  /** Unique scans in the range (the sum of the buckets' unique scans). */
+  uniqueTotal: number;
+  /** The filters the numbers are narrowed by (none: every scan). */
+  filters: ScanFilters;
 }
 
 export interface ScanTimeSeriesInput {
@@ -26,6 +33,8 @@ export interface ScanTimeSeriesInput {
   /** The viewer's IANA zone; missing or unknown: UTC (the result says which zone was used). */
   timeZone?: string | null;
   now?: Date;
+  /** Narrows every bucket to scans matching all of these. */
+  filters?: ScanFilters;
 }
 
 const LABELS: Record<BucketSize, string> = {
@@ -46,8 +55,16 @@ export async function scanTimeSeries(db: Db, input: ScanTimeSeriesInput): Promis
       await assertScope(snapshot, input.scope);
       const watermark = await foldedThroughId(snapshot);
       const { window, hours } = await resolveWindow(snapshot, input.scope, watermark, { range: input.range, timeZone, now });
-      const buckets = await readBuckets(snapshot, scopeHourRows(input.scope, watermark, hours), window, hours);
-      return { ...window, buckets, total: buckets.reduce((sum, bucket) => sum + bucket.scans, 0) };
+      const filters = input.filters ?? {};
+      const rows = scopeHourRows(input.scope, watermark, hours, { filters });
+      const buckets = await readBuckets(snapshot, rows, window, hours);
+      return {
+        ...window,
+        buckets,
+        total: buckets.reduce((sum, bucket) => sum + bucket.scans, 0),
+        uniqueTotal: buckets.reduce((sum, bucket) => sum + bucket.uniqueScans, 0),
+        filters,
+      };
     }),
   );
 }
@@ -62,21 +79,23 @@ async function readBuckets(db: Db, rows: RawBuilder<unknown>, window: ScanWindow
     bucketSize === 'hour'
       ? sql<ScanBucket>`
           with hour_rows as (${rows}),
-          per_hour as (select hour, sum(scans) as scans from hour_rows group by hour)
-          select b.start, to_char(b.start at time zone ${timeZone}, ${label}) as label, coalesce(p.scans, 0)::bigint as scans
+          per_hour as (select hour, sum(scans) as scans, sum(unique_scans) as unique_scans from hour_rows group by hour)
+          select b.start, to_char(b.start at time zone ${timeZone}, ${label}) as label, coalesce(p.scans, 0)::bigint as scans,
+                 coalesce(p.unique_scans, 0)::bigint as "uniqueScans"
           from generate_series(${hours.fromHour}::timestamptz, ${hours.toHour}::timestamptz - interval '1 hour', interval '1 hour') as b(start)
           left join per_hour p on p.hour = b.start
           order by b.start`
       : sql<ScanBucket>`
           with hour_rows as (${rows}),
-          per_hour as (select hour, sum(scans) as scans from hour_rows group by hour),
+          per_hour as (select hour, sum(scans) as scans, sum(unique_scans) as unique_scans from hour_rows group by hour),
           -- Converted to local time once per hour, not once per (hour, device, os, browser) row.
           per_bucket as (
-            select date_trunc(${bucketSize}, hour at time zone ${timeZone}) as local_start, sum(scans) as scans
+            select date_trunc(${bucketSize}, hour at time zone ${timeZone}) as local_start, sum(scans) as scans,
+                   sum(unique_scans) as unique_scans
             from per_hour group by 1
           )
           select b.local_start at time zone ${timeZone} as start, to_char(b.local_start, ${label}) as label,
-                 coalesce(p.scans, 0)::bigint as scans
+                 coalesce(p.scans, 0)::bigint as scans, coalesce(p.unique_scans, 0)::bigint as "uniqueScans"
           from generate_series(
                  date_trunc(${bucketSize}, ${window.from}::timestamptz at time zone ${timeZone}),
                  date_trunc(${bucketSize}, ${window.to}::timestamptz at time zone ${timeZone}),

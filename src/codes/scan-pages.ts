@@ -29,10 +29,15 @@ export interface ScanPageRow {
   browser: string;
   destination_url: string | null;
   referrer_host: string | null;
+  country: string | null;
+  region: string | null;
+  city: string | null;
+  language: string | null;
+  is_unique: boolean | null;
 }
 
 const UNPACKED = sql`g.id as group_id, t.position, g.qr_code_id, t.created_at, g.device, g.os, g.browser,
-  g.destination_url, g.referrer_host
+  g.destination_url, g.referrer_host, g.country, g.region, g.city, g.language, g.is_unique
   from scan_groups g cross join lateral unnest(coalesce(g.times, array[g.first_at])) with ordinality as t(created_at, position)`;
 
 /**
@@ -85,7 +90,8 @@ export interface ScanCursor {
  * The code's `limit` oldest scans after `after` (from the start when not given), oldest first, among the groups
  * with ids up to `lastGroupId`. Rows carry `at_us`, the time in microseconds, to continue from. Two statements,
  * the bound first (see newestScanRowsOfCode); a page is one snapshot's, and the groups up to `lastGroupId` do not
- * change between pages but for pruning.
+ * change between pages but for pruning. `groupsWhere` (` and g.country = …`, on the group's own columns) keeps only
+ * some groups: the bound still holds, as each group kept holds at least one scan.
  */
 export async function oldestScanRows(
   db: Db,
@@ -93,6 +99,7 @@ export async function oldestScanRows(
   lastGroupId: number,
   limit: number,
   after?: ScanCursor,
+  groupsWhere: RawBuilder<unknown> = sql``,
 ): Promise<Array<ScanPageRow & { at_us: number }>> {
   const cursorAt = after
     ? sql`(timestamptz 'epoch' + (${String(after.atMicros)} || ' microseconds')::interval)`
@@ -100,14 +107,15 @@ export async function oldestScanRows(
   const afterCursor = after ? sql`and (t.created_at, g.id, t.position) > (${cursorAt}, ${after.groupId}, ${after.position})` : sql``;
   return inOneSnapshot(db, async (snapshot) => {
     const { rows: [bound] } = await sql<{ until: Date }>`
-      select date_trunc('second', first_at) + interval '1 second' as until from scan_groups
+      select date_trunc('second', first_at) + interval '1 second' as until from scan_groups g
       where qr_code_id = ${codeId} and id <= ${lastGroupId} and first_at >= date_trunc('second', ${cursorAt}) + interval '1 second'
+        ${groupsWhere}
       order by first_at, id offset ${limit - 1} limit 1`.execute(snapshot);
     const { rows } = await sql<ScanPageRow & { at_us: number }>`
       select (extract(epoch from t.created_at) * 1000000)::bigint as at_us, ${UNPACKED}
       where g.qr_code_id = ${codeId} and g.id <= ${lastGroupId}
         and g.first_at >= date_trunc('second', ${cursorAt}) and g.first_at < ${bound?.until ?? 'infinity'}::timestamptz
-        ${afterCursor}
+        ${afterCursor} ${groupsWhere}
       order by t.created_at, g.id, t.position
       limit ${limit}`.execute(snapshot);
     return rows;

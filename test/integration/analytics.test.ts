@@ -596,11 +596,12 @@ describe('audience analytics', () => {
     expect(all).toHaveLength(1 + 8);
     expect(all[0]!.slice(-5)).toEqual(['country', 'region', 'city', 'language', 'unique']);
     expect(all.slice(1).map((r) => r.slice(-5).join(' '))).toEqual([
-      'DE Bavaria Munich de true', 'DE Bavaria Munich de true', 'DE Bavaria Munich de true',
-      'DE Bavaria Munich de false', 'DE Bavaria Munich de false', 'US   en true', '    ', '    ',
+      // The two groups' scans interleave by time (1 ms apart).
+      'DE Bavaria Munich de true', 'DE Bavaria Munich de false', 'DE Bavaria Munich de true',
+      'DE Bavaria Munich de false', 'DE Bavaria Munich de true', 'US   en true', '    ', '    ',
     ]);
     const german = await csv({ country: 'DE', language: 'de' });
-    expect(german.slice(1).map((r) => r[10])).toEqual(['true', 'true', 'true', 'false', 'false']);
+    expect(german.slice(1).map((r) => r[10])).toEqual(['true', 'false', 'true', 'false', 'true']);
     let accountText = '';
     for await (const chunk of await exportScansCsv(database.db, { accountId: owner }, { filters: { country: 'FR' } })) accountText += chunk;
     expect(parseCsv(accountText).slice(1).map((r) => `${r[1]} ${r[8]}`)).toEqual(['Flyer FR', 'Flyer FR', 'Flyer FR', 'Flyer FR']);
@@ -609,7 +610,7 @@ describe('audience analytics', () => {
   it('fills the rollup by every dimension from the stored scans, and counts pruned ones as unknown', async () => {
     const { owner, a } = await audience();
     await foldScans(database.db);
-    // The oldest hour's non-unique scans are pruned before the upgrade.
+    // Two scans are pruned before the upgrade: the rollup keeps counting them, the audience table as unknown.
     await sql`delete from scan_groups where qr_code_id = ${a.id} and is_unique = false`.execute(database.db);
     const narrow = () => sql`select qr_code_id, hour, device, os, browser, scans from scan_hourly order by 1, 2, 3, 4, 5`.execute(database.db).then((r) => r.rows);
     const before = await narrow();
@@ -627,7 +628,7 @@ describe('audience analytics', () => {
       ['code', 12, 8], ['account', 12, 8], ['code audience', 12, 8], ['account audience', 12, 8],
     ]);
     const places = await audienceBreakdowns(database.db, { scope: { accountId: owner }, range: '7d', timeZone: 'Europe/Berlin', now });
-    expect(places.countries.map((e) => [e.value, e.scans])).toEqual([['', 5], ['FR', 4], ['DE', 3], ['US', 1]]);
+    expect(places.countries.map((e) => [e.value, e.scans])).toEqual([['', 4], ['FR', 4], ['DE', 3], ['US', 1]]);
     expect((await scanTimeSeries(database.db, { scope: { accountId: owner }, range: '7d', now })).uniqueTotal).toBe(8);
   });
 });

@@ -69,9 +69,9 @@ describe('breakdown entries', () => {
 
   it('keeps the top values by scans (ties by name) and sums the rest as other', () => {
     expect(topWithOther(entries, 2)).toEqual([
-      { value: 'a', scans: 5, other: false },
-      { value: 'b', scans: 5, other: false },
-      { value: 'other', scans: 6, other: true },
+      { value: 'a', scans: 5, uniqueScans: 0, other: false },
+      { value: 'b', scans: 5, uniqueScans: 0, other: false },
+      { value: 'other', scans: 6, uniqueScans: 0, other: true },
     ]);
   });
 

@@ -20,6 +20,7 @@ import * as signupRequests from './20261126T1430-signup-requests.js';
 import * as fileReferencedAt from './20261126T1510-file-referenced-at.js';
 import * as serverSettings from './20261126T1940-server-settings.js';
 import * as scanAudience from './20261127T0000-scan-audience.js';
+import * as scanRollupAudience from './20261127T0100-scan-rollup-audience.js';
 import * as retiredSlugs from './20261127T0200-retired-slugs.js';
 
 /** Every migration, listed explicitly in order, so a build never depends on reading a directory at run time. */
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '20261126T1510-file-referenced-at': fileReferencedAt,
   '20261126T1940-server-settings': serverSettings,
   '20261127T0000-scan-audience': scanAudience,
+  '20261127T0100-scan-rollup-audience': scanRollupAudience,
   '20261127T0200-retired-slugs': retiredSlugs,
 };
 

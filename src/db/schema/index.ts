@@ -18,7 +18,13 @@ import type { QrCodeScanIncrementsTable, QrCodesTable } from './qr-codes.js';
 import type { ScanBatchesTable } from './scan-batches.js';
 import type { RetiredSlugsTable } from './retired-slugs.js';
 import type { ServerSettingsTable } from './server-settings.js';
-import type { AccountScanHourlyTable, ScanHourlyTable, ScanRollupStateTable } from './scan-rollup.js';
+import type {
+  AccountScanHourlyAudienceTable,
+  AccountScanHourlyTable,
+  ScanHourlyAudienceTable,
+  ScanHourlyTable,
+  ScanRollupStateTable,
+} from './scan-rollup.js';
 import type { ScanGroupsTable, ScansView, ScanVisitorsTable, VisitorSecretsTable } from './scans.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks.js';
 import type { WriteRateEventsTable } from './write-rate-events.js';
@@ -48,6 +54,8 @@ export interface DatabaseSchema {
   qr_code_destination_changes: QrCodeDestinationChangesTable;
   scan_hourly: ScanHourlyTable;
   account_scan_hourly: AccountScanHourlyTable;
+  scan_hourly_audience: ScanHourlyAudienceTable;
+  account_scan_hourly_audience: AccountScanHourlyAudienceTable;
   scan_rollup_state: ScanRollupStateTable;
   files: FilesTable;
   file_chunks: FileChunksTable;
