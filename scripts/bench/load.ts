@@ -2,7 +2,8 @@
  * The load generator, in its own process so it does not share an event loop with either server.
  * Usage: tsx scripts/bench/load.ts <url>[,<url>…] <connections> <seconds> [requests per second, all connections
  * together]; prints one JSON line with the results. Several URLs (paths on one server) are requested in random
- * order, each request with a random one of the user agents.
+ * order, each request with a random one of the user agents, a new public address forwarded by a proxy on loopback
+ * and a language.
  */
 import autocannon from 'autocannon';
 
@@ -16,6 +17,22 @@ const USER_AGENTS = [
   'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
 ];
 
+// The first language phones ask for, roughly as a poster abroad sees them.
+const LANGUAGES = ['en-US,en;q=0.9', 'de-DE,de;q=0.9,en;q=0.8', 'fr-FR,fr;q=0.9', 'es-ES,es;q=0.9', 'ja-JP,ja;q=0.9', 'pt-BR,pt;q=0.9'];
+
+/** First octets of public IPv4 blocks on several continents (none private, none reserved). */
+const PUBLIC_FIRST_OCTETS = [2, 5, 8, 23, 31, 41, 46, 62, 77, 80, 85, 91, 102, 103, 110, 126, 133, 141, 151, 177, 185, 186, 190, 196, 200, 201, 203, 212, 213, 217];
+
+/**
+ * Each request comes from a new address through the trusted proxy on loopback (the bench starts qroute with
+ * TRUST_PROXY=loopback): every scan is looked up in the IP database and hashed as a new visitor of the day, the
+ * most a scan can cost. The bare server ignores the headers.
+ */
+function scannerHeaders(): Record<string, string> {
+  const address = `${pick(PUBLIC_FIRST_OCTETS)}.${(Math.random() * 256) | 0}.${(Math.random() * 256) | 0}.${1 + ((Math.random() * 254) | 0)}`;
+  return { 'user-agent': pick(USER_AGENTS), 'x-forwarded-for': address, 'accept-language': pick(LANGUAGES) };
+}
+
 const [urls, connections, seconds, rate] = [process.argv[2]!.split(','), Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5] ?? 0)];
 const paths = urls.map((url) => new URL(url).pathname);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(Math.random() * values.length)]!;
@@ -24,10 +41,7 @@ const result = await autocannon({
   connections,
   duration: seconds,
   ...(rate > 0 && { overallRate: rate }),
-  requests:
-    paths.length === 1
-      ? USER_AGENTS.map((ua) => ({ method: 'GET', headers: { 'user-agent': ua } }))
-      : [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pick(paths), headers: { 'user-agent': pick(USER_AGENTS) } }) }],
+  requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pick(paths), headers: scannerHeaders() }) }],
 });
 const statusCounts: Record<string, number> = {};
 for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) statusCounts[status] = (stats as { count: number }).count;

@@ -102,6 +102,8 @@ async function main() {
         WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
         PORT: String(qroutePort),
         LOG_LEVEL: 'warn',
+        // The load generator forwards each scanner's address (load.ts), as a proxy in front of qroute would.
+        TRUST_PROXY: 'loopback',
       });
       await waitFor(`http://127.0.0.1:${barePort}/r/x`);
       await waitFor(`http://127.0.0.1:${qroutePort}/readyz`);
