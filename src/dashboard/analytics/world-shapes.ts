@@ -1,21 +1,23 @@
 import { createRequire } from 'node:module';
-import { type GeoContext, type GeoProjection, geoCentroid, geoEqualEarth, geoPath } from 'd3-geo';
+import { type GeoContext, type GeoProjection, geoEqualEarth, geoPath } from 'd3-geo';
 import type { Feature, FeatureCollection, Geometry } from 'geojson';
 import { iso31661NumericToAlpha2 } from 'iso-3166';
 import { feature, merge } from 'topojson-client';
 import type { GeometryCollection, MultiPolygon, Polygon, Topology } from 'topojson-specification';
+import { SMALL_COUNTRY_CENTRES } from './small-countries.js';
 
 /** The map's drawing box: the SVG's viewBox is `0 0 MAP_WIDTH mapHeight`, and one unit is about a pixel on a laptop. */
 export const MAP_WIDTH = 960;
 
-/** A country as the map draws it: an SVG path, or a dot at its centre when it is too small for Natural Earth 110m. */
-export type CountryShape = { code: string; path: string } | { code: string; dot: { x: number; y: number } };
-
 export interface WorldShapes {
+  /** The viewBox's height for MAP_WIDTH. */
   height: number;
-  /** Every country of Natural Earth 110m (Antarctica left out: no one scans there, and it takes a fifth of the height). */
-  countries: ReadonlyArray<CountryShape & { path: string }>;
-  /** Countries only the 50m shapes have (Singapore, Malta, Bahrain, Hong Kong ...), drawn as dots when they have scans. */
+  /**
+   * Every country of Natural Earth 110m by alpha-2 code, as SVG path data (Antarctica left out: no one scans there,
+   * and it takes a fifth of the height).
+   */
+  countries: ReadonlyArray<{ code: string; path: string }>;
+  /** The centres of countries too small for 110m (Singapore, Malta, Bahrain, Hong Kong ...): dots on the map. */
   dots: ReadonlyMap<string, { x: number; y: number }>;
 }
 
@@ -33,7 +35,7 @@ let cached: WorldShapes | undefined;
 
 /**
  * The projected shapes, worked out once per process on first use (a constant of the installed world-atlas, not
- * state: about 30 ms, then every map is string joins).
+ * state: about 0.1 s, then every map is string joins).
  */
 export function worldShapes(): WorldShapes {
   cached ??= projectWorld();
@@ -57,14 +59,15 @@ function projectWorld(): WorldShapes {
   }));
   const collection: FeatureCollection<Geometry, { code: string }> = { type: 'FeatureCollection', features };
   // No adaptive resampling: Equal Earth draws parallels straight, and 110m shapes are coarser than a pixel anyway
-  // (resampling took 0.4 s and added points no one sees).
+  // (resampling took several times as long and added points no one sees).
   const projection = geoEqualEarth().precision(0).fitWidth(MAP_WIDTH, collection);
-  const [[, top], [, bottom]] = geoPath(projection).bounds(collection);
+  // fitWidth puts the top at 0, so the lowest point drawn is the height (no third pass over the shapes for bounds).
+  const writer = new RelativePathWriter();
   const countries = features
-    .map((shape) => ({ code: shape.properties.code, path: pathOf(shape, projection) }))
+    .map((shape) => ({ code: shape.properties.code, path: writer.pathOf(shape, projection) }))
     .filter((shape) => shape.path !== '')
     .sort((a, b) => a.code.localeCompare(b.code));
-  return { height: Math.ceil(bottom - top), countries, dots: smallCountryDots(require, projection, new Set(byCode.keys())) };
+  return { height: Math.ceil(writer.bottom), countries, dots: smallCountryDots(projection) };
 }
 
 function nameOf(geometry: { properties?: object }): string | undefined {
@@ -76,42 +79,44 @@ function codeOf(id: string | number | undefined, name: string | undefined): stri
   return name ? CODES_BY_NAME[name] : undefined;
 }
 
-/** The centre of each country that 50m has and 110m leaves out (too small to draw at this size). */
-function smallCountryDots(require: NodeRequire, projection: GeoProjection, drawn: ReadonlySet<string>): Map<string, { x: number; y: number }> {
-  const topology = require('world-atlas/countries-50m.json') as Topology<CountryObjects>;
+function smallCountryDots(projection: GeoProjection): Map<string, { x: number; y: number }> {
   const dots = new Map<string, { x: number; y: number }>();
-  for (const geometry of topology.objects.countries.geometries) {
-    const code = codeOf(geometry.id, nameOf(geometry));
-    if (!code || drawn.has(code) || code === ANTARCTICA || dots.has(code)) continue;
-    const point = projection(geoCentroid(feature(topology, geometry)));
+  for (const [code, centre] of Object.entries(SMALL_COUNTRY_CENTRES)) {
+    const point = projection([centre[0], centre[1]]);
     if (point) dots.set(code, { x: Math.round(point[0]), y: Math.round(point[1]) });
   }
   return dots;
 }
 
 /**
- * The shape as SVG path data in whole units with relative steps ("M12 40l3-2 4 1z"): about half the bytes of d3's
- * absolute coordinates at one decimal. Points that round onto the previous one are dropped, and so are rings that
- * round to fewer than three points (islands smaller than a pixel).
+ * Writes shapes as SVG path data in whole units with relative steps ("M12 40l3-2 4 1z"): about half the bytes of
+ * d3's absolute coordinates at one decimal. Points that round onto the previous one are dropped, and so are rings
+ * that round to fewer than three points (islands smaller than a pixel).
  */
-function pathOf(shape: Feature<Geometry>, projection: GeoProjection): string {
-  const writer = new RelativePathWriter();
-  geoPath(projection, writer).pointRadius(0)(shape);
-  return writer.result();
-}
-
 class RelativePathWriter implements GeoContext {
-  private readonly rings: string[] = [];
+  /** The largest y of any point written. */
+  bottom = 0;
+  private rings: string[] = [];
   private points: Array<[number, number]> = [];
+
+  pathOf(shape: Feature<Geometry>, projection: GeoProjection): string {
+    geoPath(projection, this).pointRadius(0)(shape);
+    this.flush();
+    const path = this.rings.join('');
+    this.rings = [];
+    return path;
+  }
 
   beginPath(): void {}
 
   moveTo(x: number, y: number): void {
     this.flush();
+    this.bottom = Math.max(this.bottom, y);
     this.points = [[Math.round(x), Math.round(y)]];
   }
 
   lineTo(x: number, y: number): void {
+    this.bottom = Math.max(this.bottom, y);
     const point: [number, number] = [Math.round(x), Math.round(y)];
     const last = this.points.at(-1);
     if (!last || last[0] !== point[0] || last[1] !== point[1]) this.points.push(point);
@@ -122,11 +127,6 @@ class RelativePathWriter implements GeoContext {
   }
 
   arc(): void {}
-
-  result(): string {
-    this.flush();
-    return this.rings.join('');
-  }
 
   private flush(): void {
     const points = this.points;
