@@ -9,6 +9,7 @@ import { DeliveryInFlightError, DeliveryNotFoundError } from '../webhooks/delive
 import { WebhookUrlError } from '../webhooks/url-guard.js';
 import { PeopleError } from '../people/errors.js';
 import { optionalInteger, parseFlags, required, UsageError } from './args.js';
+import { ACCOUNT_DATA_USAGE, deleteAccount, exportAccountToFile } from './account-data-commands.js';
 import { backupEmbedded, restoreEmbedded } from './backup.js';
 import { type CommandContext, runWebhookCommand, WEBHOOK_USAGE } from './webhook-commands.js';
 import { runUserCommand, USERS_USAGE } from './user-commands.js';
@@ -19,6 +20,7 @@ export const USAGE = `Usage: npm run --silent admin -- <command> [flags]
   accounts show --id <accountId>
   accounts set-plan --id <accountId> --plan <plan>
   accounts set-code-limit --id <accountId> --code-limit <n|default>
+${ACCOUNT_DATA_USAGE}
   keys create --account <accountId>      prints the key: the only time it is shown
   keys revoke --id <keyId>
 ${WEBHOOK_USAGE}
@@ -56,6 +58,10 @@ export async function runCommand(
       const id = required(flags, 'id');
       return setCodeLimit(db, id, required(flags, 'code-limit') === 'default' ? null : optionalInteger(flags, 'code-limit')!);
     }
+    case 'accounts export':
+      return exportAccountToFile(db, context.config.siteUrl, flags);
+    case 'accounts delete':
+      return deleteAccount(db, flags);
     case 'keys create':
       await getAccount(db, required(flags, 'account'));
       return createApiKey(db, required(flags, 'account'));

@@ -59,6 +59,26 @@ export function AccountPage(props: AccountPageProps) {
           <button type="submit" class="secondary fit-button">Sign out everywhere</button>
         </form>
       </section>
+      {user.role === 'owner' && (
+        <section aria-labelledby="data-heading" class="account-section">
+          <h2 id="data-heading">Your data</h2>
+          <p>
+            Everything the account holds, as one ZIP: codes with their content and designs, every scan, files, webhook deliveries, API keys
+            and people (never passwords or keys).
+          </p>
+          <p>
+            <a href="/account/data.zip" download role="button" class="secondary fit-button">
+              Download all data
+            </a>
+          </p>
+          <p>Deleting the account erases all of it for good, and every person of it loses access. Its short URLs stop working.</p>
+          <p>
+            <a href="/account/delete" role="button" class="danger fit-button">
+              Delete account
+            </a>
+          </p>
+        </section>
+      )}
     </Layout>
   );
 }

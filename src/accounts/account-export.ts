@@ -1,0 +1,309 @@
+import type { Writable } from 'node:stream';
+import { sql } from 'kysely';
+import type { Database } from '../db/schema/index.js';
+import { AccountNotFoundError } from './account-service.js';
+import { ZipWriter } from './zip-writer.js';
+
+/**
+ * Everything an account holds, as one ZIP written to `out` while it is read (docs/dashboard/account.md, "Your
+ * data: export and erasure"). Every table is read in keyset pages of `pageSize` rows (no long transaction, no
+ * table in memory) and written as NDJSON, one row per line with the database's own column names: a row keeps its
+ * types (nested content and designs stay JSON, null stays apart from empty), and a line is complete as soon as it
+ * is written, which CSV's quoting of nested JSON would not give. Stored files are added under their own names.
+ *
+ * Never exported: password hashes, API key hashes, session and invitation tokens, the webhook's signing secrets
+ * (the owner can rotate and read a new one), and internal bookkeeping (rollups, which are totals of the scans).
+ */
+export interface ExportOptions {
+  /** Rows read per query. */
+  pageSize?: number;
+  /** The site URL short URLs are made from, so each code says what is printed on it. */
+  siteUrl?: string;
+  /** Told of every page read (tests check that no read is larger than a page). */
+  onPage?: (entry: string, rows: number) => void;
+}
+
+export interface ExportSummary {
+  /** Rows (or files) per ZIP entry. */
+  entries: Record<string, number>;
+}
+
+const DEFAULT_PAGE_SIZE = 1_000;
+
+export const EXPORT_README = `qroute account export
+
+Each .ndjson file holds one JSON object per line, one line per row, with the column names qroute stores.
+Times are ISO 8601 in UTC. files/<file id>/<name> are the stored files themselves, described in files.ndjson.
+
+account.json             the account, its plan and its landing pages' branding
+people.ndjson            the people of the account (never their password hashes)
+invitations.ndjson       invitations sent (never their tokens)
+api-keys.ndjson          API keys by name, prefix and last four characters (never the keys or their hashes)
+codes.ndjson             every code, deleted ones included, with its content, design and short URL
+destination-changes.ndjson  every change of a code's destination, who made it and when
+design-templates.ndjson  saved designs
+scans.ndjson             every scan of every code, one line per scan
+files.ndjson, files/     uploaded files (logos, PDFs, images, audio, video)
+webhook.json             the webhook's address and state (never its signing secrets)
+webhook-deliveries.ndjson  every webhook delivery with the exact body sent
+webhook-attempts.ndjson  every attempt of every delivery and what the receiver answered
+imports.ndjson, import-rows.ndjson  CSV imports and each of their rows
+`;
+
+/** Writes the account's ZIP to `out`; throws AccountNotFoundError before writing anything for an unknown account. */
+export async function exportAccount(db: Database, accountId: string, out: Writable, options: ExportOptions = {}): Promise<ExportSummary> {
+  const account = await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+  if (!account) throw new AccountNotFoundError(accountId);
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  const entries: Record<string, number> = {};
+  const zip = new ZipWriter(out);
+  const reader = new PageReader(pageSize, options.onPage);
+
+  /** An NDJSON entry of every row the pages give, counted. */
+  const table = async (name: string, rows: AsyncIterable<object>) => {
+    entries[name] = 0;
+    await zip.addText(name, lines(rows, () => entries[name]!++));
+  };
+
+  await zip.addText('README.txt', [EXPORT_README]);
+  await zip.addText('account.json', [`${JSON.stringify(account, null, 2)}\n`]);
+  entries['account.json'] = 1;
+
+  await table(
+    'people.ndjson',
+    reader.byId('people.ndjson', (after) =>
+      db.selectFrom('users').select(['id', 'email', 'role', 'created_at', 'password_changed_at']).where('account_id', '=', accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(pageSize).execute(),
+    ),
+  );
+  await table(
+    'invitations.ndjson',
+    reader.byId('invitations.ndjson', (after) =>
+      db
+        .selectFrom('invitations')
+        .select(['id', 'email', 'role', 'invited_by_user_id', 'created_at', 'expires_at', 'accepted_at', 'revoked_at'])
+        .where('account_id', '=', accountId)
+        .$if(after !== undefined, (q) => q.where('id', '>', after!))
+        .orderBy('id')
+        .limit(pageSize)
+        .execute(),
+    ),
+  );
+  await table(
+    'api-keys.ndjson',
+    reader.byId('api-keys.ndjson', (after) =>
+      db
+        .selectFrom('api_keys')
+        .select(['id', 'name', 'prefix', 'last_four', 'created_at', 'last_used_at', 'revoked_at', 'created_by_user_id'])
+        .where('account_id', '=', accountId)
+        .$if(after !== undefined, (q) => q.where('id', '>', after!))
+        .orderBy('id')
+        .limit(pageSize)
+        .execute(),
+    ),
+  );
+  const siteUrl = options.siteUrl?.replace(/\/$/, '');
+  await table(
+    'codes.ndjson',
+    withShortUrl(
+      siteUrl,
+      reader.byId('codes.ndjson', (after) =>
+        db.selectFrom('qr_codes').selectAll().where('account_id', '=', accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(pageSize).execute(),
+      ),
+    ),
+  );
+  await table(
+    'destination-changes.ndjson',
+    reader.byId('destination-changes.ndjson', (after) =>
+      db
+        .selectFrom('qr_code_destination_changes')
+        .selectAll()
+        .where('qr_code_id', 'in', codesOf(db, accountId))
+        .$if(after !== undefined, (q) => q.where('id', '>', after!))
+        .orderBy('id')
+        .limit(pageSize)
+        .execute(),
+    ),
+  );
+  await table(
+    'design-templates.ndjson',
+    reader.byId('design-templates.ndjson', (after) =>
+      db.selectFrom('design_templates').selectAll().where('account_id', '=', accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(pageSize).execute(),
+    ),
+  );
+  await table('scans.ndjson', scansOf(db, accountId, reader));
+
+  const files = reader.byId('files.ndjson', (after) =>
+    db
+      .selectFrom('files')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('deleted_at', 'is', null)
+      .where('sha256', '!=', '')
+      .$if(after !== undefined, (q) => q.where('id', '>', after!))
+      .orderBy('id')
+      .limit(pageSize)
+      .execute(),
+  );
+  await table('files.ndjson', files);
+  entries['files/'] = 0;
+  for await (const file of reader.byId('files/', (after) =>
+    db
+      .selectFrom('files')
+      .select(['id', 'original_name'])
+      .where('account_id', '=', accountId)
+      .where('deleted_at', 'is', null)
+      .where('sha256', '!=', '')
+      .$if(after !== undefined, (q) => q.where('id', '>', after!))
+      .orderBy('id')
+      .limit(pageSize)
+      .execute(),
+  )) {
+    await zip.addBytes(`files/${file.id}/${safeName(file.original_name)}`, chunksOf(db, file.id));
+    entries['files/']++;
+  }
+
+  const webhook = await db
+    .selectFrom('webhook_endpoints')
+    .select(['url', 'consecutive_failures', 'disabled_at', 'disabled_reason', 'created_at', 'updated_at'])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  await zip.addText('webhook.json', [`${JSON.stringify(webhook ?? null, null, 2)}\n`]);
+  entries['webhook.json'] = webhook ? 1 : 0;
+  await table(
+    'webhook-deliveries.ndjson',
+    reader.byId('webhook-deliveries.ndjson', (after) =>
+      db
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'qr_code_id', 'event', 'body', 'status', 'attempt_count', 'next_attempt_at', 'last_attempt_at', 'last_status_code', 'last_error', 'created_at', 'completed_at'])
+        .where('account_id', '=', accountId)
+        .$if(after !== undefined, (q) => q.where('id', '>', after!))
+        .orderBy('id')
+        .limit(pageSize)
+        .execute(),
+    ),
+  );
+  await table(
+    'webhook-attempts.ndjson',
+    reader.byKey(
+      'webhook-attempts.ndjson',
+      (after: number | undefined) =>
+        db
+          .selectFrom('webhook_attempts')
+          .selectAll()
+          .where('delivery_id', 'in', db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', accountId))
+          .$if(after !== undefined, (q) => q.where('id', '>', after!))
+          .orderBy('id')
+          .limit(pageSize)
+          .execute(),
+      (row) => row.id,
+    ),
+  );
+  await table(
+    'imports.ndjson',
+    reader.byId('imports.ndjson', (after) =>
+      db.selectFrom('imports').selectAll().where('account_id', '=', accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(pageSize).execute(),
+    ),
+  );
+  await table('import-rows.ndjson', importRowsOf(db, accountId, reader));
+
+  await zip.end();
+  return { entries };
+}
+
+/** Pages of rows by a growing key: each query starts after the last row of the one before. */
+class PageReader {
+  constructor(
+    readonly pageSize: number,
+    readonly onPage: ExportOptions['onPage'],
+  ) {}
+
+  async *byKey<Row, Key>(entry: string, read: (after: Key | undefined) => Promise<Row[]>, keyOf: (row: Row) => Key): AsyncGenerator<Row> {
+    let after: Key | undefined;
+    for (;;) {
+      const page = await read(after);
+      this.onPage?.(entry, page.length);
+      yield* page;
+      if (page.length < this.pageSize) return;
+      after = keyOf(page[page.length - 1]!);
+    }
+  }
+
+  byId<Row extends { id: string }>(entry: string, read: (after: string | undefined) => Promise<Row[]>): AsyncGenerator<Row> {
+    return this.byKey(entry, read, (row) => row.id);
+  }
+}
+
+function codesOf(db: Database, accountId: string) {
+  return db.selectFrom('qr_codes').select('id').where('account_id', '=', accountId);
+}
+
+/**
+ * Every column of the `scans` view (one row per scan; columns added to the view come along), code by code, each
+ * code's groups in keyset pages by (first_at, id), the order its index (scan_groups_code_newest) keeps them in.
+ */
+async function* scansOf(db: Database, accountId: string, reader: PageReader): AsyncGenerator<object> {
+  for await (const code of reader.byId('scans.ndjson', (after) => codesOf(db, accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(reader.pageSize).execute())) {
+    let after: { firstAt: Date; id: number } | undefined;
+    for (;;) {
+      const groups = await db
+        .selectFrom('scan_groups')
+        .select(['id', 'first_at'])
+        .where('qr_code_id', '=', code.id)
+        .$if(after !== undefined, (q) => q.where(sql<boolean>`(first_at, id) > (${after!.firstAt}, ${after!.id})`))
+        .orderBy('first_at')
+        .orderBy('id')
+        .limit(reader.pageSize)
+        .execute();
+      if (groups.length === 0) break;
+      // A page of groups is a bounded number of scans: a group holds one batch's scans of one second.
+      const { rows } = await sql<Record<string, unknown>>`
+        select * from scans where group_id = any(${groups.map((group) => group.id)}::bigint[])
+        order by created_at, group_id, position`.execute(db);
+      reader.onPage?.('scans.ndjson', rows.length);
+      yield* rows;
+      if (groups.length < reader.pageSize) break;
+      const last = groups[groups.length - 1]!;
+      after = { firstAt: last.first_at, id: last.id };
+    }
+  }
+}
+
+/** Each import's rows by line. */
+async function* importRowsOf(db: Database, accountId: string, reader: PageReader): AsyncGenerator<object> {
+  for await (const job of reader.byId('import-rows.ndjson', (after) =>
+    db.selectFrom('imports').select('id').where('account_id', '=', accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(reader.pageSize).execute(),
+  )) {
+    yield* reader.byKey(
+      'import-rows.ndjson',
+      (after: number | undefined) =>
+        db.selectFrom('import_rows').selectAll().where('import_id', '=', job.id).$if(after !== undefined, (q) => q.where('line', '>', after!)).orderBy('line').limit(reader.pageSize).execute(),
+      (row) => row.line,
+    );
+  }
+}
+
+/** A stored file's bytes, one chunk (256 KiB) at a time. */
+async function* chunksOf(db: Database, fileId: string): AsyncGenerator<Buffer> {
+  for (let index = 0; ; index++) {
+    const chunk = await db.selectFrom('file_chunks').select('data').where('file_id', '=', fileId).where('index', '=', index).executeTakeFirst();
+    if (!chunk) return;
+    yield chunk.data;
+  }
+}
+
+async function* withShortUrl(siteUrl: string | undefined, codes: AsyncIterable<{ slug: string }>): AsyncGenerator<object> {
+  for await (const code of codes) yield siteUrl === undefined ? code : { ...code, short_url: `${siteUrl}/r/${code.slug}` };
+}
+
+async function* lines(rows: AsyncIterable<object>, counted: () => void): AsyncGenerator<string> {
+  for await (const row of rows) {
+    counted();
+    yield `${JSON.stringify(row)}\n`;
+  }
+}
+
+/** A name people's file managers accept: no folders, no control characters, not empty. */
+export function safeName(name: string): string {
+  const cleaned = [...name.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '-').trim()].slice(0, 120).join('');
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'file' : cleaned;
+}

@@ -1,0 +1,340 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { sql } from 'kysely';
+import yauzl from 'yauzl';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportAccount } from '../../src/accounts/account-export.js';
+import { foldScans } from '../../src/analytics/scan-rollup.js';
+import { isUserError, runCommand } from '../../src/cli/commands.js';
+import { loadConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/schema/index.js';
+import { createDesignTemplate } from '../../src/designs/design-templates.js';
+import { checkImport } from '../../src/imports/check-import.js';
+import { DEFAULT_DESIGN } from '../../src/qr/design/design.js';
+import { setWebhook } from '../../src/webhooks/webhook-settings.js';
+import { loadSecretBox } from '../../src/webhooks/secret-box.js';
+import { useDashboardApp } from '../support/dashboard.js';
+import {
+  createPerson,
+  createSignedInPerson,
+  createTestApiKey,
+  createTestCode,
+  createTestInvitation,
+  createTestTypedCode,
+  type TestAccount,
+} from '../support/factories.js';
+import { scan } from '../support/scan.js';
+import { rawRequest, type TestApp } from '../support/test-app.js';
+
+let db: Database;
+let app: TestApp;
+useDashboardApp(({ database, app: started }) => {
+  db = database.db;
+  app = started;
+});
+
+/** An account holding one of everything: people, an invitation, a key, a webhook with deliveries, codes with scans and files, a template, an import. */
+interface FullAccount {
+  name: string;
+  owner: Awaited<ReturnType<typeof createSignedInPerson>>;
+  member: Awaited<ReturnType<typeof createPerson>>;
+  key: TestAccount;
+  webhookSecret: string;
+  slugs: string[];
+  scans: number;
+  fileBytes: Map<string, Buffer>;
+}
+
+async function fullAccount(name: string): Promise<FullAccount> {
+  const owner = await createSignedInPerson(db, app, { accountName: name });
+  const { accountId } = owner;
+  const member = await createPerson(db, { accountId, role: 'member' });
+  await createTestInvitation(db, { accountId, invitedByUserId: owner.userId, siteUrl: app.config.siteUrl });
+  const key = await createTestApiKey(db, app, accountId, { name: 'Shop backend', createdByUserId: owner.userId });
+  // A closed port: deliveries are made (and fail), which is all the export and erasure need of them.
+  const webhook = await setWebhook(db, app.box, { accountId, url: 'http://127.0.0.1:9/hooks', allowPrivate: true });
+  const template = await createDesignTemplate(db, { accountId, name: 'Brand', design: { ...DEFAULT_DESIGN, foreground: { type: 'solid', color: '#112233' } } });
+  const urlCode = await createTestCode(key, { name: 'Poster' });
+  const pdfCode = await createTestTypedCode(db, { accountId, userId: owner.userId }, { type: 'PDF', siteUrl: app.config.siteUrl, designTemplateId: template.id });
+  const imported = await checkImport(db, { accountId, userId: owner.userId, fileName: 'codes.csv', bytes: Buffer.from('type,name,url\r\nURL,Flyer,https://example.com/flyer\r\n') });
+  if (!imported.ok) throw new Error(imported.message);
+  const slugs = [urlCode.slug, pdfCode.slug];
+  for (const slug of [...slugs, urlCode.slug]) expect(await scan(app, slug)).toBeLessThan(400);
+  await until(async () => (await scansOf(accountId)) === 3);
+  const files = await db.selectFrom('files').select('id').where('account_id', '=', accountId).execute();
+  const fileBytes = new Map<string, Buffer>();
+  for (const file of files) {
+    const chunks = await db.selectFrom('file_chunks').select('data').where('file_id', '=', file.id).orderBy('index').execute();
+    fileBytes.set(file.id, Buffer.concat(chunks.map((chunk) => chunk.data)));
+  }
+  return { name, owner, member, key, webhookSecret: webhook.secret!, slugs, scans: 3, fileBytes };
+}
+
+/** Waits for a condition (expect.poll, outside a test: the accounts are made in beforeAll). */
+async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function scansOf(accountId: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from scans where qr_code_id in (select id from qr_codes where account_id = ${accountId})`.execute(db);
+  return rows[0]!.n;
+}
+
+async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
+  const zip = await yauzl.fromBufferPromise(bytes, { lazyEntries: true, validateEntrySizes: true });
+  const entries = new Map<string, Buffer>();
+  await new Promise<void>((resolve, reject) => {
+    zip.on('error', reject);
+    zip.on('end', resolve);
+    zip.on('entry', (entry: yauzl.Entry) => {
+      zip.openReadStreamPromise(entry).then(async (stream) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        entries.set(entry.fileName, Buffer.concat(chunks));
+        zip.readEntry();
+      }, reject);
+    });
+    zip.readEntry();
+  });
+  return entries;
+}
+
+function ndjson(entries: Map<string, Buffer>, name: string): Record<string, unknown>[] {
+  const text = entries.get(name)?.toString('utf8');
+  expect(text, name).toBeDefined();
+  return text!.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/**
+ * Rows that name the account, per table: every table with an account_id, qr_code_id, user_id, file_id,
+ * delivery_id or import_id column (found in information_schema, so tables added later are counted too), matched
+ * against the account's own ids as they were before the erasure.
+ */
+async function rowsOfAccount(ids: { accountId: string; codes: string[]; users: string[]; files: string[]; deliveries: string[]; imports: string[] }) {
+  const { rows: columns } = await sql<{ table_name: string; column_name: string }>`
+    select c.table_name, c.column_name from information_schema.columns c
+    join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name and t.table_type = 'BASE TABLE'
+    where c.table_schema = current_schema()
+      and c.column_name in ('account_id', 'qr_code_id', 'user_id', 'file_id', 'delivery_id', 'import_id', 'created_by_user_id', 'invited_by_user_id', 'brand_logo_file_id')
+    order by 1, 2`.execute(db);
+  const idsOf: Record<string, string[]> = {
+    account_id: [ids.accountId],
+    qr_code_id: ids.codes,
+    user_id: ids.users,
+    created_by_user_id: ids.users,
+    invited_by_user_id: ids.users,
+    file_id: ids.files,
+    brand_logo_file_id: ids.files,
+    delivery_id: ids.deliveries,
+    import_id: ids.imports,
+  };
+  const counts: Record<string, number> = {};
+  for (const { table_name: table, column_name: column } of columns) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)} where ${sql.ref(column)} = any(${idsOf[column]!}::text[])`.execute(db);
+    counts[`${table}.${column}`] = rows[0]!.n;
+  }
+  const account = await db.selectFrom('accounts').select('id').where('id', '=', ids.accountId).execute();
+  counts['accounts.id'] = account.length;
+  return counts;
+}
+
+async function idsOf(accountId: string) {
+  const ids = async (query: Promise<{ id: string }[]>) => (await query).map((row) => row.id);
+  return {
+    accountId,
+    codes: await ids(db.selectFrom('qr_codes').select('id').where('account_id', '=', accountId).execute()),
+    users: await ids(db.selectFrom('users').select('id').where('account_id', '=', accountId).execute()),
+    files: await ids(db.selectFrom('files').select('id').where('account_id', '=', accountId).execute()),
+    deliveries: await ids(db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', accountId).execute()),
+    imports: await ids(db.selectFrom('imports').select('id').where('account_id', '=', accountId).execute()),
+  };
+}
+
+describe("the owner's data rights", () => {
+  let shop: FullAccount;
+  let bystander: FullAccount;
+  let tmp: string;
+
+  beforeAll(async () => {
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-account-data-'));
+    [shop, bystander] = [await fullAccount('Corner Shop'), await fullAccount('Bystander')];
+  });
+  afterAll(async () => {
+    if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  it('downloads all of the account as one ZIP: every kind of data, no password hash, key hash or secret', async () => {
+    const response = await shop.owner.http.get('/account/data.zip');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/zip');
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="qroute-account-\d{4}-\d{2}-\d{2}\.zip"$/);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const entries = await unzip(bytes);
+
+    const account = JSON.parse(entries.get('account.json')!.toString()) as Record<string, unknown>;
+    expect(account).toMatchObject({ id: shop.owner.accountId, name: 'Corner Shop' });
+    const people = ndjson(entries, 'people.ndjson');
+    expect(people.map((person) => person.email).sort()).toEqual([shop.owner.email, shop.member.email].sort());
+    expect(people.every((person) => !('password_hash' in person))).toBe(true);
+    expect(ndjson(entries, 'invitations.ndjson')).toHaveLength(1);
+    expect(ndjson(entries, 'api-keys.ndjson')).toEqual([expect.objectContaining({ id: shop.key.keyId, name: 'Shop backend', prefix: expect.any(String) })]);
+    const codes = ndjson(entries, 'codes.ndjson');
+    expect(codes.map((code) => code.slug).sort()).toEqual(expect.arrayContaining(shop.slugs));
+    const pdf = codes.find((code) => code.type === 'PDF')!;
+    expect(pdf.content).toEqual(expect.objectContaining({ fileId: expect.any(String) }));
+    expect(pdf.design_template_id).toEqual(expect.any(String));
+    expect(pdf.short_url).toBe(`${app.config.siteUrl}/r/${pdf.slug}`);
+    expect(ndjson(entries, 'destination-changes.ndjson').length).toBeGreaterThanOrEqual(2);
+    expect(ndjson(entries, 'design-templates.ndjson')).toEqual([expect.objectContaining({ name: 'Brand' })]);
+    expect(ndjson(entries, 'imports.ndjson')).toHaveLength(1);
+    expect(ndjson(entries, 'import-rows.ndjson')).toEqual([expect.objectContaining({ line: 2 })]);
+
+    // Every column of the scans view, read from the database rather than listed, so columns added later come along.
+    const scans = ndjson(entries, 'scans.ndjson');
+    expect(scans).toHaveLength(shop.scans);
+    const { rows: viewColumns } = await sql<{ column_name: string }>`
+      select column_name from information_schema.columns where table_schema = current_schema() and table_name = 'scans'`.execute(db);
+    for (const row of scans) expect(Object.keys(row).sort()).toEqual(viewColumns.map((column) => column.column_name).sort());
+
+    const files = ndjson(entries, 'files.ndjson');
+    expect(files.length).toBe(shop.fileBytes.size);
+    for (const file of files) {
+      const stored = [...entries].find(([name]) => name.startsWith(`files/${file.id}/`));
+      expect(stored?.[0]).toBe(`files/${file.id}/${file.original_name}`);
+      expect(createHash('sha256').update(stored![1]).digest('hex')).toBe(file.sha256);
+      expect(stored![1].equals(shop.fileBytes.get(file.id as string)!)).toBe(true);
+    }
+
+    const webhook = JSON.parse(entries.get('webhook.json')!.toString()) as Record<string, unknown>;
+    expect(webhook.url).toBe('http://127.0.0.1:9/hooks');
+    expect(Object.keys(webhook).some((column) => column.includes('secret'))).toBe(false);
+    expect(ndjson(entries, 'webhook-deliveries.ndjson').length).toBe(shop.scans);
+    expect(entries.has('webhook-attempts.ndjson')).toBe(true);
+    expect(entries.get('README.txt')!.toString()).toContain('one JSON object per line');
+
+    // Nothing secret anywhere in the ZIP, whatever entry it might have slipped into.
+    const everything = Buffer.concat([...entries.values()]).toString('latin1');
+    const [user] = await db.selectFrom('users').select('password_hash').where('id', '=', shop.owner.userId).execute();
+    const [key] = await db.selectFrom('api_keys').select('key_hash').where('id', '=', shop.key.keyId).execute();
+    for (const secret of [user!.password_hash, '$argon2', shop.key.apiKey, key!.key_hash.toString('hex'), key!.key_hash.toString('base64'), shop.webhookSecret]) {
+      expect(everything.includes(secret), secret).toBe(false);
+    }
+    expect(everything).not.toContain('password_hash');
+    expect(everything).not.toContain('key_hash');
+    expect(everything).not.toContain('token_hash');
+    // And nothing of the other account.
+    expect(everything).not.toContain(bystander.owner.accountId);
+  });
+
+  it('reads every table in pages, so memory stays flat however large the account', async () => {
+    const pages: Array<[string, number]> = [];
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const summary = await exportAccount(db, shop.owner.accountId, out, { pageSize: 2, onPage: (entry, rows) => pages.push([entry, rows]) });
+    expect(pages.every(([, rows]) => rows <= 2 || pages.length === 0)).toBe(true);
+    // Three scans of two codes, two people, and each read more than once: the pages really are pages.
+    expect(pages.filter(([entry]) => entry === 'people.ndjson').length).toBeGreaterThanOrEqual(2);
+    const entries = await unzip(Buffer.concat(chunks));
+    expect(ndjson(entries, 'scans.ndjson')).toHaveLength(shop.scans);
+    expect(summary.entries['scans.ndjson']).toBe(shop.scans);
+    expect(ndjson(entries, 'people.ndjson')).toHaveLength(2);
+  });
+
+  it('lets only owners download or delete', async () => {
+    const member = await createSignedInPerson(db, app, { accountId: bystander.owner.accountId, role: 'member' });
+    expect((await member.http.get('/account/data.zip')).status).toBe(403);
+    expect((await member.http.get('/account/delete')).status).toBe(403);
+    await member.http.get('/account');
+    expect((await member.http.post('/account/delete', { accountName: 'Bystander' })).status).toBe(403);
+    expect(await db.selectFrom('accounts').select('id').where('id', '=', bystander.owner.accountId).executeTakeFirst()).toBeDefined();
+  });
+
+  it('exports from the CLI into a new file, and refuses to overwrite one or to export an unknown account', async () => {
+    const config = loadConfig({});
+    const admin = (args: string[]) => runCommand({ db, config: { ...config, siteUrl: app.config.siteUrl }, secretBox: () => loadSecretBox(config) }, args);
+    const out = path.join(tmp, 'shop.zip');
+    const result = (await admin(['accounts', 'export', '--account', shop.owner.accountId, '--out', out])) as { bytes: number; entries: Record<string, number> };
+    expect(result.entries['scans.ndjson']).toBe(shop.scans);
+    expect((await fs.stat(out)).size).toBe(result.bytes);
+    expect(ndjson(await unzip(await fs.readFile(out)), 'codes.ndjson').length).toBeGreaterThanOrEqual(2);
+
+    const again = await admin(['accounts', 'export', '--account', shop.owner.accountId, '--out', out]).catch((error: unknown) => error);
+    expect(isUserError(again)).toBe(true);
+    expect((again as Error).message).toMatch(/exists/);
+    const unknown = await admin(['accounts', 'export', '--account', 'acc_nope', '--out', path.join(tmp, 'nope.zip')]).catch((error: unknown) => error);
+    expect(isUserError(unknown)).toBe(true);
+    // Only the finished ZIP: no half file, no temporary one left beside it.
+    expect(await fs.readdir(tmp)).toEqual(['shop.zip']);
+  });
+
+  it('refuses to delete when the typed name differs, and erases everything when it matches', async () => {
+    const before = await idsOf(shop.owner.accountId);
+    // The rollups hold the account's scans too (folded here rather than waiting for the job's next round).
+    await expect
+      .poll(async () => {
+        await foldScans(db);
+        return (await db.selectFrom('scan_hourly_audience').select('qr_code_id').where('qr_code_id', 'in', before.codes).execute()).length;
+      })
+      .toBeGreaterThan(0);
+    const bystanderIds = await idsOf(bystander.owner.accountId);
+    const bystanderBefore = await rowsOfAccount(bystanderIds);
+    expect(before.codes.length).toBeGreaterThanOrEqual(2);
+
+    const page = await shop.owner.http.get('/account/delete');
+    expect(page.status).toBe(200);
+    const refused = await shop.owner.http.post('/account/delete', { accountName: 'corner shop' });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("That is not the account's name");
+    expect(Object.values(await rowsOfAccount(before)).some((rows) => rows > 0)).toBe(true);
+
+    const erased = await shop.owner.http.post('/account/delete', { accountName: ' Corner Shop ' });
+    expect(erased.status).toBe(200);
+    expect(await erased.text()).toContain('Account deleted');
+    // Signed out: the account page now asks to sign in.
+    expect((await shop.owner.http.get('/account')).status).toBe(303);
+
+    const left = await rowsOfAccount(before);
+    expect(Object.entries(left).filter(([, rows]) => rows > 0)).toEqual([]);
+    expect(Object.keys(left)).toEqual(
+      expect.arrayContaining(['scan_groups.qr_code_id', 'scan_hourly.qr_code_id', 'scan_hourly_audience.qr_code_id', 'account_scan_hourly.account_id', 'file_chunks.file_id', 'sessions.user_id', 'webhook_attempts.delivery_id']),
+    );
+    expect(await rowsOfAccount(bystanderIds)).toEqual(bystanderBefore);
+
+    // Short URLs answer 404 at once (the cache was told), keys 401, and the other account still works.
+    for (const slug of shop.slugs) await expect.poll(() => scan(app, slug), { timeout: 5_000 }).toBe(404);
+    expect((await rawRequest(app, '/qrcodes', { apiKey: shop.key.apiKey })).status).toBe(401);
+    expect((await rawRequest(app, '/qrcodes', { apiKey: bystander.key.apiKey })).status).toBe(200);
+    expect(await scan(app, bystander.slugs[0]!)).toBe(302);
+
+    // A retired slug is never given out again: an insert with it is skipped as a taken one is.
+    const reused = await db
+      .insertInto('qr_codes')
+      .values({ id: 'qr_reuse', account_id: bystander.owner.accountId, name: 'Reuse', slug: shop.slugs[0]!, destination_url: 'https://example.com/', created_at: new Date(), updated_at: new Date() })
+      .onConflict((oc) => oc.column('slug').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    expect(reused).toBeUndefined();
+  });
+
+  it('deletes from the CLI and prints what it erased, by kind', async () => {
+    const victim = await fullAccount('To be erased');
+    const config = loadConfig({});
+    const admin = (args: string[]) => runCommand({ db, config, secretBox: () => loadSecretBox(config) }, args);
+    const result = JSON.parse(JSON.stringify(await admin(['accounts', 'delete', '--account', victim.owner.accountId]))) as { erased: Record<string, number> };
+    expect(result.erased).toMatchObject({ account: 1, codes: 2, retiredSlugs: 2, scans: victim.scans, people: 2, apiKeys: 1, webhookEndpoints: 1, webhookDeliveries: victim.scans, designTemplates: 1, imports: 1, importRows: 1 });
+    expect(result.erased.files).toBe(victim.fileBytes.size);
+    expect(result.erased.fileBytes).toBe([...victim.fileBytes.values()].reduce((sum, bytes) => sum + bytes.length, 0));
+    expect(result.erased.sessions).toBe(1);
+    const again = await admin(['accounts', 'delete', '--account', victim.owner.accountId]).catch((error: unknown) => error);
+    expect(isUserError(again)).toBe(true);
+  });
+});
