@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createQrCode, type QrCode } from '../../src/codes/index.js';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot, watchedContext } from '../support/browser.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot, SCREENSHOTS, watchedContext } from '../support/browser.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
@@ -32,7 +34,21 @@ useBrowserSuite(async (suite) => {
   ).code;
 });
 
-/** The three lifetime counters as the stat grid shows them. */
+/** The map and the heatmap alone, for people to look at (full pages shrink them out of sight). */
+async function pictures(page: Page, width: string): Promise<void> {
+  await page.locator('.world-map').first().screenshot({ path: path.join(SCREENSHOTS, `dashboard-analytics-map-${width}.png`) });
+  await page.locator('.heatmap').first().screenshot({ path: path.join(SCREENSHOTS, `dashboard-analytics-heatmap-${width}.png`) });
+}
+
+/** A code's lifetime unique scans, folded or not. */
+async function uniqueScansOf(codeId: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select (unique_scan_count + coalesce((select sum(unique_scans) from qr_code_scan_increments where qr_code_id = ${codeId}), 0))::int as n
+    from qr_codes where id = ${codeId}`.execute(database.db);
+  return rows[0]!.n;
+}
+
+/** The lifetime counters as the stat grid shows them. */
 async function totals(page: Page, scope: string): Promise<string[]> {
   return page.locator(`${scope} .stat-grid .value`).allTextContents();
 }
@@ -43,7 +59,7 @@ describe('analytics in a browser', () => {
     for (const userAgent of [IPHONE_SAFARI, IPHONE_SAFARI, WINDOWS_CHROME, GOOGLEBOT]) expect(await scan(app, code.slug, { userAgent })).toBe(302);
     await expect
       .poll(() => scanCountsOf(database.db, code.id))
-      .toEqual({ scans: 3, botScans: 1 });
+      .toMatchObject({ scans: 3, botScans: 1 });
 
     const watched = await watchedContext(browser);
     const page = await watched.newPage();
@@ -54,7 +70,9 @@ describe('analytics in a browser', () => {
     await page.goto(`${app.origin}/codes/${code.id}`);
     const panel = page.locator('#code-analytics');
     await expect.poll(() => panel.getByRole('heading', { name: 'Recent scans' }).isVisible(), { timeout: 20_000 }).toBe(true);
-    expect(await totals(page, '#code-analytics')).toEqual(['4', '3', '1']);
+    // Unique: 0 while the redirect records no visitors, 2 once it does (the iPhone's second scan is a repeat).
+    const uniques = String(await uniqueScansOf(code.id));
+    expect(await totals(page, '#code-analytics')).toEqual(['4', '3', uniques, '1']);
     expect(await panel.textContent()).toContain(`times in ${zone}`);
     const recentRows = await panel.locator('table').last().locator('tbody tr').allTextContents();
     expect(recentRows).toHaveLength(3);
@@ -71,15 +89,15 @@ describe('analytics in a browser', () => {
     const panelTable = page.locator('#code-analytics table').first();
     await expect.poll(() => panelTable.isVisible()).toBe(true);
     expect(await panelTable.locator('tbody tr').count()).toBe(7);
-    expect(await panelTable.locator('tbody tr').last().locator('td').textContent()).toBe('3');
+    expect(await panelTable.locator('tbody tr').last().locator('td').first().textContent()).toBe('3');
 
     // The whole account.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Analytics' }).isVisible()).toBe(true);
-    expect(await totals(page, 'main')).toEqual(['4', '3', '1']);
+    expect(await totals(page, 'main')).toEqual(['4', '3', uniques, '1']);
     expect(await page.getByRole('img', { name: /Bar chart of human scans per day, the last 30 days/ }).getAttribute('aria-label')).toContain('3 in total');
     expect(await page.getByRole('link', { name: 'Window poster' }).count()).toBe(3);
-    expect(await page.getByRole('table', { name: 'Device' }).locator('tbody').textContent()).toBe('Mobile266.7%Desktop133.3%');
+    expect(await page.getByRole('table', { name: 'Device' }).locator('tbody').textContent()).toMatch(/^Mobile2[01]66\.7%Desktop1[01]33\.3%$/);
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'dashboard-analytics-account');
 
@@ -89,7 +107,7 @@ describe('analytics in a browser', () => {
     await page.getByText('Show as a table').click();
     const hours = page.getByRole('table', { name: /Human scans per hour, the last 24 hours/ });
     await expect.poll(() => hours.isVisible()).toBe(true);
-    const counts = (await hours.locator('tbody td').allTextContents()).map(Number);
+    const counts = (await hours.locator('tbody tr td:nth-child(2)').allTextContents()).map(Number);
     expect(counts).toHaveLength(24);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
     expect(counts.at(-1)).toBe(3);
@@ -98,7 +116,7 @@ describe('analytics in a browser', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^acme-bakery-all-codes-scans-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('code_id,code_name,created_at,device,os,browser,destination_url,referrer_host');
+    expect(lines[0]).toBe('code_id,code_name,created_at,device,os,browser,destination_url,referrer_host,country,region,city,language,unique');
     expect(lines.slice(1).map((line) => line.split(',').slice(3, 6).join(' ')).sort()).toEqual([
       'desktop Windows Chrome',
       'mobile iOS Mobile Safari',
@@ -120,13 +138,13 @@ describe('analytics in a browser', () => {
     await expect.poll(() => new URL(page.url()).pathname).toBe('/codes');
 
     await page.goto(`${app.origin}/codes/${code.id}/analytics?range=7d`);
-    expect(await totals(page, 'main')).toEqual(['4', '3', '1']);
+    expect(await totals(page, 'main')).toEqual(['4', '3', String(await uniqueScansOf(code.id)), '1']);
     expect(await page.getByRole('img', { name: /Bar chart/ }).getAttribute('aria-label')).toContain('3 in total');
     await page.getByText('Show as a table').click();
     const table = page.getByRole('table', { name: /Human scans per day, the last 7 days/ });
     await expect.poll(() => table.isVisible()).toBe(true);
-    expect(await table.locator('tbody tr').last().locator('td').textContent()).toBe('3');
-    expect(await page.getByRole('table', { name: 'Browser' }).locator('tbody').textContent()).toBe('Mobile Safari266.7%Chrome133.3%');
+    expect(await table.locator('tbody tr').last().locator('td').first().textContent()).toBe('3');
+    expect(await page.getByRole('table', { name: 'Browser' }).locator('tbody').textContent()).toMatch(/^Mobile Safari2[01]66\.7%Chrome1[01]33\.3%$/);
     expect(await page.getByRole('heading', { name: 'Recent scans' }).isVisible()).toBe(true);
     // Without script the range links are plain links to this page.
     await page.getByRole('link', { name: '90 d' }).click();
@@ -134,5 +152,78 @@ describe('analytics in a browser', () => {
     expect(await page.getByRole('link', { name: '90 d' }).getAttribute('aria-current')).toBe('true');
     await screenshot(page, 'dashboard-analytics-code-no-js');
     await context.close();
+  }, BROWSER_TEST_TIMEOUT);
+
+  it('filters the whole page by a country clicked on the world map, then by device, as chips in a shareable address', async () => {
+    // A second account whose scans have known places, written as the recording path stores them (groups).
+    const globe = await createPerson(database.db, { accountName: 'Globe Cafe' });
+    const made = async (name: string) =>
+      (await createQrCode(database.db, { accountId: globe.accountId, name, destinationUrl: 'https://example.com/', actor: { kind: 'user', userId: globe.userId } })).code;
+    const menu = await made('Menu card');
+    const door = await made('Door sign');
+    const at = new Date(Date.now() - 30 * 60_000);
+    const groups: Array<[QrCode, number, boolean, string, string, string, string, string]> = [
+      [menu, 2, true, 'DE', 'de', 'mobile', 'iOS', 'Mobile Safari'],
+      [menu, 1, false, 'DE', 'de', 'mobile', 'iOS', 'Mobile Safari'],
+      [menu, 2, true, 'FR', 'fr', 'mobile', 'Android', 'Chrome'],
+      [door, 1, true, 'US', 'en', 'desktop', 'Windows', 'Chrome'],
+      [door, 1, false, 'DE', 'en', 'mobile', 'iOS', 'Mobile Safari'],
+    ];
+    for (const [target, n, unique, country, language, device, os, browserName] of groups) {
+      const times = n > 1 ? Array.from({ length: n }, (_, i) => new Date(at.getTime() + i)) : null;
+      await sql`insert into scan_groups (qr_code_id, device, os, browser, destination_url, country, language, is_unique, first_at, times)
+        values (${target.id}, ${device}, ${os}, ${browserName}, 'https://example.com/', ${country}, ${language}, ${unique}, ${at}, ${times})`.execute(database.db);
+      await sql`update qr_codes set scan_count = scan_count + ${n}, unique_scan_count = unique_scan_count + ${unique ? n : 0}
+        where id = ${target.id}`.execute(database.db);
+    }
+
+    const watched = await watchedContext(browser);
+    const page = await watched.newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signIn(page, app, globe);
+    await page.goto(`${app.origin}/analytics?range=7d`);
+    expect(await totals(page, 'main')).toEqual(['7', '7', '5', '0']);
+    const countries = page.getByRole('table', { name: 'Country' });
+    expect(await countries.locator('tbody tr').allTextContents()).toEqual(['Germany4257.1%', 'France2228.6%', 'United States1114.3%']);
+    await screenshot(page, 'dashboard-analytics-audience-1280');
+    await pictures(page, '1280');
+
+    // Germany on the map (the picture's link; a keyboard uses the table's).
+    await page.locator('.world-map a[href*="country=DE"]').first().click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('country')).toBe('DE');
+    expect(new URL(page.url()).searchParams.get('range')).toBe('7d');
+    const filters = page.getByRole('list', { name: 'Filters' });
+    expect(await filters.getByRole('link').allTextContents()).toEqual(['Country: Germany ×']);
+    expect(await totals(page, 'main')).toEqual(['4', '2']);
+    expect(await page.getByText(/human scans, .* unique, in the last 7 days/).textContent()).toBe('4 human scans, 2 unique, in the last 7 days.');
+    expect(await page.getByRole('table', { name: 'Device' }).locator('tbody').textContent()).toBe('Mobile42100%');
+    expect(await page.getByRole('table', { name: 'Language' }).locator('tbody tr').allTextContents()).toEqual(['German3275%', 'English1025%']);
+    expect(await page.getByRole('table', { name: 'Codes by scans' }).locator('tbody tr').allTextContents()).toEqual(['1Menu card32', '2Door sign10']);
+    const heatmapCells = (await page.locator('.heatmap tbody td').allTextContents()).join(' ');
+    expect(heatmapCells).toMatch(/\b4\b/); // the half hour's 4 scans in one cell
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    // Then mobile phones too: both filters in the address, then Germany removed by its chip.
+    await page.getByRole('table', { name: 'Device' }).getByRole('link', { name: 'Mobile' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('device')).toBe('mobile');
+    expect(await filters.getByRole('link').allTextContents()).toEqual(['Country: Germany ×', 'Device: Mobile ×', 'Remove all filters']);
+    await filters.getByRole('link', { name: 'Remove filter Country: Germany' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.has('country')).toBe(false);
+    expect(new URL(page.url()).searchParams.get('device')).toBe('mobile');
+    expect(await totals(page, 'main')).toEqual(['6', '4']);
+    expect(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe('/analytics/scans.csv?device=mobile');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'dashboard-analytics-audience-390');
+    await pictures(page, '390');
+
+    // A mistyped filter in a shared link: the page opens unfiltered and says what it left out.
+    const response = await page.goto(`${app.origin}/analytics?range=7d&country=Germany`);
+    expect(response?.status()).toBe(200);
+    expect(await page.getByRole('status').textContent()).toContain('country=Germany (not a two-letter country code)');
+    expect(await totals(page, 'main')).toEqual(['7', '7', '5', '0']);
+
+    expect(watched.requests.filter((url) => !url.startsWith(app.origin))).toEqual([]);
+    expect(await watched.cspViolations(page)).toEqual([]);
+    await watched.context.close();
   }, BROWSER_TEST_TIMEOUT);
 });

@@ -6,6 +6,8 @@ export interface ValueScans<Value> {
   value: Value;
   scans: number;
   uniques: number;
+  /** The row that sums every value below the top ones (analytics' topWithOther): "Other", not a link. */
+  other?: boolean;
 }
 
 interface FilterProps {
@@ -18,15 +20,15 @@ interface FilterProps {
 }
 
 /** Countries by English name ("Germany", "United States"), each a link filtering the page; none recorded is "Unknown". */
-export function CountryTable(props: { countries: ReadonlyArray<{ code: string | null; scans: number; uniques: number }> } & FilterProps) {
+export function CountryTable(props: { countries: ReadonlyArray<{ code: string | null; scans: number; uniques: number; other?: boolean }> } & FilterProps) {
   return (
     <DimensionTable
       caption="Country"
       total={props.total}
       empty="No scans in this range."
       rows={props.countries.map((country) => ({
-        name: countryName(country.code),
-        ...linkTo(country.code?.toUpperCase() ?? null, props),
+        name: country.other ? 'Other' : countryName(country.code),
+        ...linkTo(country.other ? null : (country.code?.toUpperCase() ?? null), props),
         scans: country.scans,
         uniques: country.uniques,
       }))}
@@ -36,7 +38,9 @@ export function CountryTable(props: { countries: ReadonlyArray<{ code: string | 
 
 /** Cities with their region and country (the city database has them; the embedded country database does not). */
 export function CityTable(
-  props: { cities: ReadonlyArray<{ city: string | null; region: string | null; country: string | null; scans: number; uniques: number }> } & FilterProps,
+  props: {
+    cities: ReadonlyArray<{ city: string | null; region: string | null; country: string | null; scans: number; uniques: number; other?: boolean }>;
+  } & FilterProps,
 ) {
   return (
     <DimensionTable
@@ -45,9 +49,9 @@ export function CityTable(
       total={props.total}
       empty="No scans with a known city in this range (the embedded database knows countries only; see the docs for a city database)."
       rows={props.cities.map((city) => ({
-        name: city.city ?? 'Unknown',
+        name: city.other ? 'Other' : (city.city ?? 'Unknown'),
         details: [city.region ?? '', city.country ? countryName(city.country) : ''],
-        ...linkTo(city.city, props),
+        ...linkTo(city.other ? null : city.city, props),
         scans: city.scans,
         uniques: city.uniques,
       }))}
@@ -63,8 +67,8 @@ export function LanguageTable(props: { languages: ReadonlyArray<ValueScans<strin
       total={props.total}
       empty="No scans in this range."
       rows={props.languages.map((language) => ({
-        name: languageName(language.value),
-        ...linkTo(language.value?.toLowerCase() ?? null, props),
+        name: language.other ? 'Other' : languageName(language.value),
+        ...linkTo(language.other ? null : (language.value?.toLowerCase() ?? null), props),
         scans: language.scans,
         uniques: language.uniques,
       }))}
@@ -80,8 +84,8 @@ export function ReferrerTable(props: { referrers: ReadonlyArray<ValueScans<strin
       total={props.total}
       empty="No scans in this range."
       rows={props.referrers.map((referrer) => ({
-        name: referrer.value ?? 'No referrer',
-        ...linkTo(referrer.value, props),
+        name: referrer.other ? 'Other' : (referrer.value ?? 'No referrer'),
+        ...linkTo(referrer.other ? null : referrer.value, props),
         scans: referrer.scans,
         uniques: referrer.uniques,
       }))}

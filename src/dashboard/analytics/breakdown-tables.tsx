@@ -1,5 +1,6 @@
-import type { BreakdownDimension, BreakdownEntry, ScanBreakdowns } from '../../analytics/index.js';
-import { count, share, valueText } from './format.js';
+import type { BreakdownDimension, FilterKey, ScanBreakdowns } from '../../analytics/index.js';
+import { DimensionTable } from './dimension-table.js';
+import { valueText } from './format.js';
 
 const DIMENSIONS: ReadonlyArray<{ key: BreakdownDimension; caption: string }> = [
   { key: 'device', caption: 'Device' },
@@ -7,39 +8,28 @@ const DIMENSIONS: ReadonlyArray<{ key: BreakdownDimension; caption: string }> = 
   { key: 'browser', caption: 'Browser' },
 ];
 
-/** Human scans in the range by device, OS and browser: counts and shares, the long tail summed as "Other". */
-export function BreakdownTables(props: { breakdowns: ScanBreakdowns }) {
+/**
+ * Human scans in the range by device, OS and browser: counts, unique scans and shares, the long tail summed as
+ * "Other"; each value links to the page filtered to it.
+ */
+export function BreakdownTables(props: { breakdowns: ScanBreakdowns; filterHref?: (key: FilterKey, value: string) => string }) {
   const { breakdowns } = props;
   if (breakdowns.total === 0) return <p class="muted">No human scans in this range.</p>;
   return (
-    <div class="breakdowns">
+    <div class="breakdowns dimension-tables">
       {DIMENSIONS.map(({ key, caption }) => (
-        <BreakdownTable caption={caption} entries={breakdowns[key]} total={breakdowns.total} capitalize={key === 'device'} />
+        <DimensionTable
+          caption={caption}
+          total={breakdowns.total}
+          rows={breakdowns[key].map((entry) => ({
+            name: entry.other ? 'Other' : valueText(entry.value, key === 'device'),
+            href: entry.other || !props.filterHref ? undefined : props.filterHref(key, entry.value),
+            current: !entry.other && breakdowns.filters[key] === entry.value,
+            scans: entry.scans,
+            uniques: entry.uniqueScans,
+          }))}
+        />
       ))}
     </div>
-  );
-}
-
-function BreakdownTable(props: { caption: string; entries: BreakdownEntry[]; total: number; capitalize: boolean }) {
-  return (
-    <table>
-      <caption>{props.caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{props.caption}</th>
-          <th scope="col" class="numeric">Scans</th>
-          <th scope="col" class="numeric">Share</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.entries.map((entry) => (
-          <tr>
-            <th scope="row">{entry.other ? 'Other' : valueText(entry.value, props.capitalize)}</th>
-            <td class="numeric">{count(entry.scans)}</td>
-            <td class="numeric">{share(entry.scans, props.total)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

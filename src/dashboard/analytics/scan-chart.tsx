@@ -32,16 +32,22 @@ export function ScanChart(props: { series: ScanTimeSeries; id: string }) {
         {[0, ...ticks].map((value) => (
           <line class="gridline" x1={PLOT.left} x2={WIDTH - PLOT.right} y1={round(yOf(value))} y2={round(yOf(value))} />
         ))}
-        {buckets.map((bucket, index) =>
-          bucket.scans > 0 ? (
-            <rect
-              class="bar"
-              x={round(PLOT.left + index * step + gap / 2)}
-              y={round(yOf(bucket.scans))}
-              width={round(Math.max(step - gap, 0.5))}
-              height={round(PLOT.top + plotHeight - yOf(bucket.scans))}
-            />
-          ) : null,
+        {/* Each bar is the bucket's scans; its darker lower part the unique ones among them. */}
+        {buckets.flatMap((bucket, index) =>
+          [
+            ['bar', bucket.scans],
+            ['bar unique', bucket.uniqueScans],
+          ].map(([kind, value]) =>
+            (value as number) > 0 ? (
+              <rect
+                class={kind as string}
+                x={round(PLOT.left + index * step + gap / 2)}
+                y={round(yOf(value as number))}
+                width={round(Math.max(step - gap, 0.5))}
+                height={round(PLOT.top + plotHeight - yOf(value as number))}
+              />
+            ) : null,
+          ),
         )}
         {ticks.map((value) => (
           <text class="value-label" x={PLOT.left + 2} y={round(yOf(value)) - 4}>
@@ -60,6 +66,10 @@ export function ScanChart(props: { series: ScanTimeSeries; id: string }) {
           </text>
         ))}
       </svg>
+      <figcaption class="chart-legend muted">
+        <span class="key unique" aria-hidden="true" /> unique scans, <span class="key repeat" aria-hidden="true" /> repeat scans (the
+        same visitor again that day, or recorded before visitors were counted)
+      </figcaption>
       <details>
         <summary>Show as a table</summary>
         <TableRegion label="Scans as a table">
@@ -71,6 +81,7 @@ export function ScanChart(props: { series: ScanTimeSeries; id: string }) {
               <tr>
                 <th scope="col">{words.column}</th>
                 <th scope="col" class="numeric">Scans</th>
+                <th scope="col" class="numeric">Unique</th>
               </tr>
             </thead>
             <tbody>
@@ -78,6 +89,7 @@ export function ScanChart(props: { series: ScanTimeSeries; id: string }) {
                 <tr>
                   <th scope="row">{bucketText(bucket.label, series.bucketSize)}</th>
                   <td class="numeric">{count(bucket.scans)}</td>
+                  <td class="numeric">{count(bucket.uniqueScans)}</td>
                 </tr>
               ))}
             </tbody>
@@ -94,7 +106,7 @@ export function chartSummary(series: ScanTimeSeries): string {
   const intro = `Bar chart of human scans ${words.per}, ${rangeWords(series.range)}, in ${series.timeZone}`;
   if (series.total === 0) return `${intro}: no scans.`;
   const busiest = series.buckets.reduce((best, bucket) => (bucket.scans > best.scans ? bucket : best));
-  return `${intro}: ${count(series.total)} in total, the most ${words.when} ${bucketText(busiest.label, series.bucketSize)} (${count(busiest.scans)}).`;
+  return `${intro}: ${count(series.total)} in total (${count(series.uniqueTotal)} unique), the most ${words.when} ${bucketText(busiest.label, series.bucketSize)} (${count(busiest.scans)}).`;
 }
 
 /** About six evenly spread buckets get a label under the axis; the table has them all. */

@@ -1,14 +1,15 @@
 import type { RequestHandler } from 'express';
 import { getQrCode } from '../../codes/index.js';
 import { pageContext, sessionOf, type DashboardDependencies } from '../shared/context.js';
+import type { AnalyticsLinks } from './analytics-panel.js';
 import { CodeAnalyticsPage, CodeAnalyticsSection, type CodeAnalyticsProps } from './code-analytics-page.js';
 import { sendFragment, sendPage } from '../shared/render.js';
-import { analyticsSearch, readAnalyticsQuery } from './analytics-query.js';
+import { analyticsSearch, filteredSearch, filterSearch, readAnalyticsQuery, unfilteredSearch } from './analytics-query.js';
 import { loadAnalytics } from './load-analytics.js';
 
 /**
- * GET /codes/:id/analytics — one code's analytics as a page; with `?fragment=1` only the panel the code's page
- * loads with htmx. Another account's code (or a deleted one) is a 404 either way.
+ * GET /codes/:id/analytics[?range=…&country=DE…] — one code's analytics as a page; with `?fragment=1` only the
+ * panel the code's page loads with htmx. Another account's code (or a deleted one) is a 404 either way.
  */
 export function showCodeAnalytics(deps: DashboardDependencies): RequestHandler {
   return async (req, res) => {
@@ -19,11 +20,26 @@ export function showCodeAnalytics(deps: DashboardDependencies): RequestHandler {
     const code = await getQrCode(deps.db, { accountId, id });
     const data = await loadAnalytics(deps.db, { accountId, codeId: code.id }, query);
     const base = `/codes/${encodeURIComponent(code.id)}/analytics`;
+    const pageLinks: AnalyticsLinks = {
+      range: (range) => ({ href: `${base}${analyticsSearch(query, range)}` }),
+      filter: (key, value) => `${base}${filteredSearch(query, key, value)}`,
+      removeFilter: (key) => `${base}${filteredSearch(query, key, undefined)}`,
+      clearFilters: `${base}${unfilteredSearch(query)}`,
+      csv: `/codes/${encodeURIComponent(code.id)}/scans.csv${filterSearch(query.filters)}`,
+    };
     const props: CodeAnalyticsProps = {
       code,
       data,
-      pageHref: (range) => `${base}${analyticsSearch(query, range)}`,
-      panelHref: (range) => `${base}${analyticsSearch(query, range, { fragment: '1' })}`,
+      pageLinks,
+      panelLinks: {
+        ...pageLinks,
+        range: (range) => ({
+          href: `${base}${analyticsSearch(query, range)}`,
+          hxGet: `${base}${analyticsSearch(query, range, { fragment: '1' })}`,
+          hxTarget: '#code-analytics',
+        }),
+      },
+      pageHref: `${base}${analyticsSearch(query, query.range)}`,
     };
     if (req.query.fragment === '1') sendFragment(res, <CodeAnalyticsSection {...props} />);
     else sendPage(res, <CodeAnalyticsPage context={pageContext(res)} {...props} />);

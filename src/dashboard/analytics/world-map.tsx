@@ -10,6 +10,8 @@ export interface CountryScans {
   code: string;
   scans: number;
   uniques: number;
+  /** A row summing the countries below the top ones: not a place, so not drawn (give the map every country). */
+  other?: boolean;
 }
 
 export interface WorldMapProps {
@@ -31,7 +33,7 @@ export interface WorldMapProps {
  */
 export function WorldMap(props: WorldMapProps) {
   const shapes = worldShapes();
-  const byCode = new Map(props.countries.filter((country) => country.scans > 0).map((country) => [country.code.toUpperCase(), country]));
+  const byCode = new Map(props.countries.filter((country) => country.scans > 0 && !country.other).map((country) => [country.code.toUpperCase(), country]));
   const steps = scanSteps(Math.max(0, ...[...byCode.values()].map((country) => country.scans)));
   const selected = props.selected?.toUpperCase();
   const linked = (code: string, children: ComponentChildren) =>
@@ -83,7 +85,7 @@ function tooltip(code: string, country: CountryScans | undefined): string {
 
 /** The map's name for a screen reader: what it shows and where most scans came from; the table has the rest. */
 export function mapSummary(countries: readonly CountryScans[]): string {
-  const known = countries.filter((country) => country.scans > 0);
+  const known = countries.filter((country) => country.scans > 0 && !country.other);
   if (known.length === 0) return 'World map of scans by country: no scans from a known country.';
   const top = known.reduce((best, country) => (country.scans > best.scans ? country : best));
   const places = known.length === 1 ? '1 country' : `${count(known.length)} countries`;
