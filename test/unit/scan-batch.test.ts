@@ -62,4 +62,28 @@ describe('a prepared scan batch', () => {
     ]);
     expect(counts).toEqual([['qr_1', 6, 1], ['qr_2', 1, 0]]);
   });
+
+  it('splits groups by place, language and whether visitors are known, and offers each (day, code, visitor) once', () => {
+    const at = (day: number, ms: number) => new Date(Date.UTC(2026, 0, 1 + day) + ms);
+    const parameter = JSON.parse(prepareScanBatch([
+      scan({ at: at(0, 1), country: 'DE', language: 'de', visitor: 'v1' }),
+      scan({ at: at(0, 2), country: 'DE', language: 'de', visitor: 'v1' }), // again: never unique
+      scan({ at: at(0, 3), country: 'DE', language: 'de', visitor: 'v2' }),
+      scan({ at: at(0, 4), country: 'DE', language: 'de', visitor: null }), // no secret: not known
+      scan({ at: at(0, 5), country: 'FR', language: 'de', visitor: 'v1' }),
+      scan({ at: at(0, 6), country: 'DE', language: 'en', visitor: 'v3' }),
+      scan({ at: at(0, 7), country: 'DE', region: 'Bavaria', city: 'Munich', language: 'de', visitor: 'v4' }),
+      scan({ at: at(0, 8), codeId: 'qr_2', country: 'DE', language: 'de', visitor: 'v1' }), // another code
+      scan({ at: at(1, 9), country: 'DE', language: 'de', visitor: 'v1' }), // the next day
+    ]).rows) as { scans: unknown[][] };
+    expect(parameter.scans.map((group) => [group[0], ...group.slice(9), (group[7] as unknown[]).length])).toEqual([
+      ['qr_1', 'DE', null, null, 'de', ['v1', null, 'v2'], 3],
+      ['qr_1', 'DE', null, null, 'de', null, 1],
+      ['qr_1', 'FR', null, null, 'de', [null], 1], // v1 was offered for this code and day already
+      ['qr_1', 'DE', null, null, 'en', ['v3'], 1],
+      ['qr_1', 'DE', 'Bavaria', 'Munich', 'de', ['v4'], 1],
+      ['qr_2', 'DE', null, null, 'de', ['v1'], 1],
+      ['qr_1', 'DE', null, null, 'de', ['v1'], 1],
+    ]);
+  });
 });

@@ -1,0 +1,66 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { crc32 } from 'node:zlib';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { prepareScanBatch, type ScanEvent } from '../../src/redirect/scan-batch.js';
+import { ScanJournal } from '../../src/redirect/scan-journal.js';
+
+const silent = pino({ level: 'silent' });
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
+});
+
+const scan = (overrides: Partial<ScanEvent> = {}): ScanEvent => ({
+  codeId: 'qr_1', accountId: 'acc_1', at: new Date('2026-11-27T09:00:00.123Z'), device: 'mobile', os: 'iOS', browser: 'Mobile Safari',
+  destinationUrl: 'https://example.com/', referrerHost: null, country: null, region: null, city: null, language: null, visitor: null, bot: false,
+  ...overrides,
+});
+
+/** A record as the version before audience analytics wrote it ("QSJ2": stamp, then a payload whose scans end at `bot`). */
+function previousVersionRecord(id: string, scans: ScanEvent[]): Buffer {
+  const payload = Buffer.from(JSON.stringify({
+    id,
+    scans: scans.map((s) => [s.codeId, s.accountId, s.at.getTime(), s.device, s.os, s.browser, s.destinationUrl, s.referrerHost, s.bot ? 1 : 0]),
+  }));
+  const body = Buffer.alloc(8 + payload.length);
+  body.writeDoubleLE(Date.now(), 0);
+  payload.copy(body, 8);
+  const header = Buffer.alloc(12);
+  header.writeUInt32LE(0x324a5351, 0);
+  header.writeUInt32LE(body.length, 4);
+  header.writeUInt32LE(crc32(body), 8);
+  return Buffer.concat([header, body]);
+}
+
+describe('a journaled batch', () => {
+  it('replays with its audience as formed, and a record of the previous version replays with none', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-journal-audience-'));
+    dirs.push(dir);
+    const audience = prepareScanBatch([
+      scan({ country: 'DE', region: 'Bavaria', city: 'Munich', language: 'de', visitor: 'AAAAAAAAAAAAAAAAAAAAAA' }),
+      scan({ country: 'DE', region: 'Bavaria', city: 'Munich', language: 'de', visitor: 'AAAAAAAAAAAAAAAAAAAAAA' }),
+      scan({ country: null, language: 'fr', visitor: null }),
+    ]);
+    const written = await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent);
+    expect(await written.append([audience])).toBe(true);
+    await written.close();
+    await fs.writeFile(path.join(dir, 'previous.journal'), previousVersionRecord('scb_previous', [scan(), scan({ referrerHost: 'news.example' })]));
+
+    const reader = await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent);
+    const batches = [];
+    for (const file of await reader.claimAbandoned()) batches.push(...(await reader.read(file)).batches);
+    await reader.close();
+    const byId = new Map(batches.map((batch) => [batch.id, batch]));
+    // The same statement parameter, byte for byte: the batch is written as it was formed.
+    expect(byId.get(audience.id)?.rows).toBe(audience.rows);
+    expect(byId.get(audience.id)?.scans).toEqual(audience.scans);
+    const previous = byId.get('scb_previous')!;
+    expect(previous.scans.map(({ country, region, city, language, visitor }) => ({ country, region, city, language, visitor }))).toEqual([
+      { country: null, region: null, city: null, language: null, visitor: null },
+      { country: null, region: null, city: null, language: null, visitor: null },
+    ]);
+  });
+});
