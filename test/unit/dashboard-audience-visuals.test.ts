@@ -84,6 +84,13 @@ describe('audience tables', () => {
     expect(html).toContain('role="region" aria-label="Country table"');
   });
 
+  it('sums the tail as "Other", which filters nothing', () => {
+    const html = render(h(CountryTable, { countries: [{ code: 'DE', scans: 5, uniques: 4 }, { code: 'other', scans: 3, uniques: 3, other: true }], filterHref: filter }));
+    expect(html).toContain('<th scope="row">Other</th><td class="numeric">3</td>');
+    expect(html).not.toContain('country=other');
+    expect(render(h(WorldMap, { countries: [{ code: 'other', scans: 3, uniques: 3, other: true }], filterHref: filter }))).not.toContain('<a ');
+  });
+
   it('names languages in English and lists cities with their region and country', () => {
     const languages = render(h(LanguageTable, { languages: [{ value: 'de', scans: 3, uniques: 2 }, { value: null, scans: 1, uniques: 1 }], filterHref: (value: string) => `?language=${value}` }));
     expect(languages).toContain('<a href="?language=de">German</a>');
