@@ -50,6 +50,9 @@ export interface ErasureCounts {
  * - Stored files' bytes live in the database (file_chunks), so they go in the same transaction.
  * - Every instance's short-link cache drops the account's codes at the commit (the same notification a branding
  *   change sends), so a cached slug stops answering at once, not after the cache's TTL.
+ * - Scans answered a moment before the commit may still be written after it (a scan batch in flight, a scan
+ *   journal replayed after an outage): the codes' ids are kept in `erased_codes`, and the pruning job sweeps what
+ *   arrives for them (sweepErasedCodes).
  */
 export async function eraseAccount(db: Db, accountId: string): Promise<ErasureCounts> {
   return inTransaction(db, async (trx) => {
@@ -67,6 +70,8 @@ export async function eraseAccount(db: Db, accountId: string): Promise<ErasureCo
         .expression(trx.selectFrom('qr_codes').select('slug').where('account_id', '=', accountId))
         .onConflict((oc) => oc.column('slug').doNothing()),
     );
+    // For the pruning job's sweep of scans still on their way (sweepErasedCodes below).
+    await trx.insertInto('erased_codes').columns(['qr_code_id']).expression(codes).onConflict((oc) => oc.column('qr_code_id').doNothing()).execute();
     const scans = await scansErased(trx, accountId);
     const scanVisitors = await count(trx.deleteFrom('scan_visitors').where('qr_code_id', 'in', codes));
     const scanCountIncrements = await count(trx.deleteFrom('qr_code_scan_increments').where('qr_code_id', 'in', codes));
@@ -157,4 +162,28 @@ async function filesErased(trx: Transaction, accountId: string): Promise<{ files
     select coalesce(sum(bytes), 0)::text as bytes from erased`.execute(trx);
   const files = await count(trx.deleteFrom('files').where('account_id', '=', accountId));
   return { files, fileBytes: Number(rows[0]!.bytes) };
+}
+
+/**
+ * Deletes what was written for codes of erased accounts after their erasure (see eraseAccount): scans, their
+ * counters' increments, today's visitors, and the rollup rows the analytics job may have folded from those scans.
+ * Code ids are forgotten `keepDays` after the erasure, once no journal can replay a scan of them. Returns the
+ * scans swept. Run by the pruning job; cheap when nothing arrived (an index probe per erased code and table).
+ */
+export async function sweepErasedCodes(db: Db, keepDays: number): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const erased = trx.selectFrom('erased_codes').select('qr_code_id');
+    const { rows } = await sql<{ scans: string }>`
+      with swept as (
+        delete from scan_groups where qr_code_id in (select qr_code_id from erased_codes)
+        returning coalesce(cardinality(times), 1) as scans
+      )
+      select coalesce(sum(scans), 0)::text as scans from swept`.execute(trx);
+    await trx.deleteFrom('qr_code_scan_increments').where('qr_code_id', 'in', erased).execute();
+    await trx.deleteFrom('scan_visitors').where('qr_code_id', 'in', erased).execute();
+    await trx.deleteFrom('scan_hourly').where('qr_code_id', 'in', erased).execute();
+    await trx.deleteFrom('scan_hourly_audience').where('qr_code_id', 'in', erased).execute();
+    await trx.deleteFrom('erased_codes').where('erased_at', '<', sql<Date>`now() - make_interval(days => ${keepDays})`).execute();
+    return Number(rows[0]!.scans);
+  });
 }

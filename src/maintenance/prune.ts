@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { sweepErasedCodes } from '../accounts/account-erasure.js';
 import { IDEMPOTENCY_KEY_LIFETIME } from '../codes/idempotency.js';
 import type { RetentionConfig } from '../config.js';
 import type { Database } from '../db/schema/index.js';
@@ -32,6 +33,8 @@ export interface PruneCounts {
   signupRequests: number;
   unconfirmedImports: number;
   unreferencedFiles: number;
+  /** Scans of erased accounts' codes written after the erasure (a batch in flight, a replayed journal). */
+  erasedCodeScans: number;
 }
 
 /** What pruning needs to know besides retention: sessions idle this long are over (config.dashboard.sessionIdleMs). */
@@ -58,6 +61,7 @@ export async function pruneExpired(
       const counts: PruneCounts = {
         webhookDeliveries: 0, webhookAttempts: 0, idempotencyKeys: 0, writeRateEvents: 0, scanBatches: 0, scans: 0,
         sessions: 0, invitations: 0, passwordResets: 0, loginFailures: 0, signupRequests: 0, unconfirmedImports: 0, unreferencedFiles: 0,
+        erasedCodeScans: 0,
       };
       await inBatches(batchSize, async () => {
         // Locked before deletion, skipping rows a redelivery holds: a delivery made pending again is re-checked
@@ -100,6 +104,8 @@ export async function pruneExpired(
       counts.signupRequests = await inBatches(batchSize, () => pruneSignupRequests(session, batchSize));
       counts.unconfirmedImports = await inBatches(IMPORT_PRUNE_BATCH, () => pruneUnconfirmedImports(session));
       counts.unreferencedFiles = await pruneUnreferencedFiles(session, retention.unreferencedUploadHours ?? UNREFERENCED_UPLOAD_HOURS, batchSize);
+      // Kept a day longer than batch ids, so a journal replayed on their last day is still swept.
+      counts.erasedCodeScans = await sweepErasedCodes(session, SCAN_BATCH_LIFETIME_DAYS + 1);
       return counts;
     } finally {
       await sql`select pg_advisory_unlock(hashtextextended('qroute:prune', 0))`.execute(session);

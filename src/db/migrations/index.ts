@@ -22,6 +22,7 @@ import * as serverSettings from './20261126T1940-server-settings.js';
 import * as scanAudience from './20261127T0000-scan-audience.js';
 import * as scanRollupAudience from './20261127T0100-scan-rollup-audience.js';
 import * as retiredSlugs from './20261127T0200-retired-slugs.js';
+import * as erasedCodes from './20261127T0210-erased-codes.js';
 
 /** Every migration, listed explicitly in order, so a build never depends on reading a directory at run time. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '20261127T0000-scan-audience': scanAudience,
   '20261127T0100-scan-rollup-audience': scanRollupAudience,
   '20261127T0200-retired-slugs': retiredSlugs,
+  '20261127T0210-erased-codes': erasedCodes,
 };
 
 export const migrationProvider: MigrationProvider = {

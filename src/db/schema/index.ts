@@ -16,6 +16,7 @@ import type {
 } from './people.js';
 import type { QrCodeScanIncrementsTable, QrCodesTable } from './qr-codes.js';
 import type { ScanBatchesTable } from './scan-batches.js';
+import type { ErasedCodesTable } from './erased-codes.js';
 import type { RetiredSlugsTable } from './retired-slugs.js';
 import type { ServerSettingsTable } from './server-settings.js';
 import type {
@@ -64,6 +65,7 @@ export interface DatabaseSchema {
   import_rows: ImportRowsTable;
   server_settings: ServerSettingsTable;
   retired_slugs: RetiredSlugsTable;
+  erased_codes: ErasedCodesTable;
 }
 
 /** The database handle services take: the pool, or a transaction the caller opened. */
