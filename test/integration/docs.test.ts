@@ -12,7 +12,8 @@ let database: TestDatabase;
 let app: TestApp;
 
 beforeAll(async () => {
-  await execFile('npm', ['run', '--silent', 'docs'], { cwd: PROJECT_ROOT }); // what `npm start` does first
+  // What `npm start` does first (its prestart): builds docs-dist/ when older than the contract, as .ci/run has already.
+  await execFile(process.execPath, ['scripts/build-if-stale.mjs', 'docs'], { cwd: PROJECT_ROOT });
 }, 120_000);
 useTestApp((started) => ({ database, app } = started));
 
