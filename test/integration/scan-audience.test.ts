@@ -167,10 +167,7 @@ describe('a batch of scans', () => {
     await writeScanBatch(db, batch);
     await writeScanBatch(db, batch); // its answer was lost: written again
     const groups = await db.selectFrom('scan_groups').select(['is_unique', 'times']).where('qr_code_id', '=', code.id).orderBy('id').execute();
-    expect(groups.map((group) => [group.is_unique, group.times?.length ?? 1])).toEqual(
-      expect.arrayContaining([[true, 2], [false, 1], [null, 1], [null, 1]]),
-    );
-    expect(groups).toHaveLength(4);
+    expect(groups.map((group) => `${group.is_unique}:${group.times?.length ?? 1}`).sort()).toEqual(['false:1', 'null:1', 'null:1', 'true:2']);
     const { rows } = await sql<{ visitors: number }>`select count(*)::int as visitors from scan_visitors where qr_code_id = ${code.id}`.execute(db);
     expect(rows[0]!.visitors).toBe(2);
     expect(await scanCountsOf(db, code.id)).toEqual({ scans: 5, botScans: 0, uniqueScans: 2 });
