@@ -136,7 +136,8 @@ async function insertWithFreshSlug(
         created_at: now,
         updated_at: now,
       })
-      // Deleted codes keep their row, so this also keeps a deleted code's slug from ever being handed out again.
+      // Deleted codes keep their row, so this also keeps a deleted code's slug from ever being handed out again;
+      // an erased account's slugs are retired, and a trigger skips the insert just the same (no row: try again).
       .onConflict((oc) => oc.column('slug').doNothing())
       .returning(codeColumns)
       .executeTakeFirst();

@@ -254,6 +254,12 @@ describe("the owner's data rights", () => {
 
   it('lets only owners download or delete', async () => {
     const member = await createSignedInPerson(db, app, { accountId: bystander.owner.accountId, role: 'member' });
+    const ownersPage = await (await bystander.owner.http.get('/account')).text();
+    expect(ownersPage).toContain('href="/account/data.zip"');
+    expect(ownersPage).toContain('href="/account/delete"');
+    const membersPage = await (await member.http.get('/account')).text();
+    expect(membersPage).not.toContain('/account/data.zip');
+    expect(membersPage).not.toContain('/account/delete');
     expect((await member.http.get('/account/data.zip')).status).toBe(403);
     expect((await member.http.get('/account/delete')).status).toBe(403);
     await member.http.get('/account');
