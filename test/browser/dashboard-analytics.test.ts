@@ -96,7 +96,9 @@ describe('analytics in a browser', () => {
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Analytics' }).isVisible()).toBe(true);
     expect(await totals(page, 'main')).toEqual(['4', '3', uniques, '1']);
     expect(await page.getByRole('img', { name: /Bar chart of human scans per day, the last 30 days/ }).getAttribute('aria-label')).toContain('3 in total');
-    expect(await page.getByRole('link', { name: 'Window poster' }).count()).toBe(3);
+    // Three recent scans name it, and so does the ranking of the account's codes.
+    expect(await page.getByRole('link', { name: 'Window poster' }).count()).toBe(4);
+    expect(await page.getByRole('table', { name: 'Codes by scans' }).locator('tbody tr').allTextContents()).toEqual([`1Window poster3${uniques}`]);
     expect(await page.getByRole('table', { name: 'Device' }).locator('tbody').textContent()).toMatch(/^Mobile2[01]66\.7%Desktop1[01]33\.3%$/);
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'dashboard-analytics-account');

@@ -103,8 +103,9 @@ export function AnalyticsPanel(props: AnalyticsPanelProps) {
           <>
             <Heading level={level === 2 ? 3 : 4} id={id('cities')}>Cities</Heading>
             <CityTable
-              cities={named(audience.cities).map((entry) => ({
+              cities={audience.cities.map((entry) => ({
                 city: entry.value,
+                other: entry.other,
                 region: entry.region ?? null,
                 country: entry.country ?? null,
                 scans: entry.scans,
@@ -161,13 +162,9 @@ export function AnalyticsPanel(props: AnalyticsPanelProps) {
   );
 }
 
-/** The entries that name a value: "other" sums the rest (the table's shares are of the whole all the same). */
-function named<T extends BreakdownEntry>(entries: readonly T[]): T[] {
-  return entries.filter((entry) => !entry.other);
-}
-
+/** Entries as the tables take them: '' (nothing recorded) is null; "other" sums the values below the top ones. */
 function valueScans(entries: readonly BreakdownEntry[]) {
-  return named(entries).map((entry) => ({ value: entry.value || null, scans: entry.scans, uniques: entry.uniqueScans }));
+  return entries.map((entry) => ({ value: entry.value || null, scans: entry.scans, uniques: entry.uniqueScans, other: entry.other }));
 }
 
 function countryScans(entries: readonly BreakdownEntry[]) {
