@@ -48,6 +48,9 @@ export async function rankedCodes(db: Db, input: RankedCodesInput): Promise<Rank
     inOneSnapshot(db, async (snapshot) => {
       const watermark = await foldedThroughId(snapshot);
       const { window, hours } = await resolveWindow(snapshot, scope, watermark, { range: input.range, timeZone, now });
+      if (input.range === 'all' && !hasFilters(filters)) {
+        return { ...window, ...(await byLifetimeCounters(snapshot, input.accountId, limit)), filters };
+      }
       const rollup = sql.table(hasFilters(filters) ? 'scan_hourly_audience' : 'scan_hourly');
       const { rows } = await sql<RankedCode & { scannedCodes: number }>`
         with per_code as (
@@ -80,4 +83,28 @@ export async function rankedCodes(db: Db, input: RankedCodesInput): Promise<Rank
       };
     }),
   );
+}
+
+/**
+ * All time, unfiltered: the codes' lifetime counters (with their unfolded increments) are the same numbers, one
+ * row per code instead of every rollup row of the account (measured with 200,000 scanned codes: 5.5 s that way).
+ */
+async function byLifetimeCounters(db: Db, accountId: string, limit: number): Promise<{ codes: RankedCode[]; scannedCodes: number }> {
+  const { rows } = await sql<RankedCode & { scannedCodes: number }>`
+    with unfolded as (
+      select i.qr_code_id, sum(i.scans) as scans, sum(i.unique_scans) as unique_scans
+      from qr_code_scan_increments i join qr_codes c on c.id = i.qr_code_id
+      where c.account_id = ${accountId} group by 1
+    ),
+    counted as (
+      select c.id, c.name, c.deleted_at is not null as deleted, (c.scan_count + coalesce(u.scans, 0))::bigint as scans,
+             (c.unique_scan_count + coalesce(u.unique_scans, 0))::bigint as unique_scans
+      from qr_codes c left join unfolded u on u.qr_code_id = c.id
+      where c.account_id = ${accountId}
+    )
+    select id, name, deleted, scans, unique_scans as "uniqueScans", count(*) over ()::int as "scannedCodes"
+    from counted where scans > 0
+    order by scans desc, unique_scans desc, name, id
+    limit ${limit}`.execute(db);
+  return { codes: rows.map(({ scannedCodes: _, ...code }) => code), scannedCodes: rows[0]?.scannedCodes ?? 0 };
 }

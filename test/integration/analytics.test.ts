@@ -562,6 +562,9 @@ describe('audience analytics', () => {
     expect(week.max).toBe(9);
     expect(ranked.codes.map((c) => [c.name, c.scans, c.uniqueScans])).toEqual([['Window', 9, 4], ['Flyer', 4, 4]]);
     expect(ranked.scannedCodes).toBe(2);
+    // All time, unfiltered: from the codes' lifetime counters (and the batch path's unfolded increment).
+    const allTime = await rankedCodes(database.db, { accountId: owner, range: 'all', now });
+    expect(allTime.codes.map((c) => [c.name, c.scans, c.uniqueScans])).toEqual([['Window', 9, 4], ['Flyer', 4, 4]]);
 
     // Germany only: every number narrows.
     const de = await everything(owner, { country: 'DE' });
