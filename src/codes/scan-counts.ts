@@ -50,10 +50,9 @@ export async function foldScanCounts(db: Db): Promise<number> {
 }
 
 /** One code's lifetime counters, folded or not (no ownership check: for tools, tests and the bench). */
-export async function scanCountsOf(db: Db, codeId: string): Promise<{ scans: number; botScans: number; uniqueScans: number }> {
-  const { rows } = await sql<{ scans: number; botScans: number; uniqueScans: number }>`
-    select ${liveScanCount} as scans, ${liveBotScanCount} as "botScans", ${liveUniqueScanCount} as "uniqueScans"
-    from qr_codes where id = ${codeId}`.execute(db);
+export async function scanCountsOf(db: Db, codeId: string): Promise<{ scans: number; botScans: number }> {
+  const { rows } = await sql<{ scans: number; botScans: number }>`
+    select ${liveScanCount} as scans, ${liveBotScanCount} as "botScans" from qr_codes where id = ${codeId}`.execute(db);
   if (!rows[0]) throw new Error(`no code ${codeId}`);
   return rows[0];
 }
