@@ -44,10 +44,12 @@ export class ZipWriter {
     await this.settle();
   }
 
-  /** Writes the ZIP's directory and ends the output. */
+  /** Writes the ZIP's directory, ends the output, and resolves once the output has taken every byte. */
   async end(): Promise<void> {
     this.zip.end();
     await this.settle();
+    if (!this.out.writableFinished) await finishedOrClosed(this.out);
+    if (!this.out.writableFinished) throw this.out.errored ?? new ZipOutputClosedError();
   }
 
   private claim(name: string): string {
@@ -73,15 +75,19 @@ export class ZipWriter {
 
 /** Either the reader takes the bytes, or it goes away (and the export stops); no listener is left behind. */
 function drainedOrClosed(out: Writable): Promise<void> {
+  return firstOf(out, ['drain', 'close', 'error']);
+}
+
+function finishedOrClosed(out: Writable): Promise<void> {
+  return firstOf(out, ['finish', 'close', 'error']);
+}
+
+function firstOf(out: Writable, events: string[]): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
-      out.off('drain', done);
-      out.off('close', done);
-      out.off('error', done);
+      for (const event of events) out.off(event, done);
       resolve();
     };
-    out.on('drain', done);
-    out.on('close', done);
-    out.on('error', done);
+    for (const event of events) out.on(event, done);
   });
 }
