@@ -28,6 +28,8 @@ export interface ErasureCounts {
   people: number;
   sessions: number;
   passwordResets: number;
+  loginFailures: number;
+  signupRequests: number;
   invitations: number;
   imports: number;
   importRows: number;
@@ -97,6 +99,11 @@ export async function eraseAccount(db: Db, accountId: string): Promise<ErasureCo
     const idempotencyKeys = await count(trx.deleteFrom('idempotency_keys').where('account_id', '=', accountId));
     const writeRateEvents = await count(trx.deleteFrom('write_rate_events').where('account_id', '=', accountId));
     const invitations = await count(trx.deleteFrom('invitations').where('account_id', '=', accountId));
+    // Rows kept by a person's email rather than their id: failed sign-ins (src/people/login-limit.ts's key) and
+    // sign-up notices mailed because the email had a user.
+    const emails = (await trx.selectFrom('users').select('email').where('account_id', '=', accountId).execute()).map((user) => user.email);
+    const loginFailures = emails.length === 0 ? 0 : await count(trx.deleteFrom('login_failures').where('key', 'in', emails.map((email) => `email:${email}`)));
+    const signupRequests = emails.length === 0 ? 0 : await count(trx.deleteFrom('signup_requests').where('email', 'in', emails));
     const sessions = await count(trx.deleteFrom('sessions').where('user_id', 'in', users));
     const passwordResets = await count(trx.deleteFrom('password_resets').where('user_id', 'in', users));
     const people = await count(trx.deleteFrom('users').where('account_id', '=', accountId));
@@ -121,6 +128,8 @@ export async function eraseAccount(db: Db, accountId: string): Promise<ErasureCo
       people,
       sessions,
       passwordResets,
+      loginFailures,
+      signupRequests,
       invitations,
       imports,
       importRows,

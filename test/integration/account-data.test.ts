@@ -14,6 +14,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/schema/index.js';
 import { createDesignTemplate } from '../../src/designs/design-templates.js';
 import { checkImport } from '../../src/imports/check-import.js';
+import { emailKey } from '../../src/people/login-limit.js';
 import { DEFAULT_DESIGN } from '../../src/qr/design/design.js';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { loadSecretBox } from '../../src/webhooks/secret-box.js';
@@ -356,7 +357,11 @@ describe("the owner's data rights", () => {
     const victim = await fullAccount('To be erased');
     const config = loadConfig({});
     const admin = (args: string[]) => runCommand({ db, config, secretBox: () => loadSecretBox(config) }, args);
+    // Kept by email, not by id: a failed sign-in of one of its people.
+    await db.insertInto('login_failures').values({ key: emailKey(victim.member.email) }).execute();
     const result = JSON.parse(JSON.stringify(await admin(['accounts', 'delete', '--account', victim.owner.accountId]))) as { erased: Record<string, number> };
+    expect(result.erased.loginFailures).toBe(1);
+    expect(await db.selectFrom('login_failures').select('id').where('key', '=', emailKey(victim.member.email)).execute()).toEqual([]);
     expect(result.erased).toMatchObject({ account: 1, codes: 2, retiredSlugs: 2, scans: victim.scans, people: 2, apiKeys: 1, webhookEndpoints: 1, webhookDeliveries: victim.scans, designTemplates: 1, imports: 1, importRows: 1 });
     expect(result.erased.files).toBe(victim.fileBytes.size);
     expect(result.erased.fileBytes).toBe([...victim.fileBytes.values()].reduce((sum, bytes) => sum + bytes.length, 0));
