@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daySecret, utcDay } from '../../src/audience/visitor-days.js';
+import { daySecret, utcDay, VisitorDays } from '../../src/audience/visitor-days.js';
 import type { Database } from '../../src/db/schema/index.js';
 import { createVisitorDaysJob } from '../../src/maintenance/visitor-days-job.js';
 import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
@@ -194,6 +194,21 @@ describe('the day\'s visitor secret and visitors', () => {
     expect(await rowsOf(today)).toEqual({ secrets: 0, visitors: 0 });
     // The scans themselves stay, with what they were.
     expect((await scansOf(code)).map((scan) => [scan.country, scan.unique])).toEqual([['JP', true], ['JP', false]]);
+  });
+
+  it('is kept in memory for its own day only', async () => {
+    let clock = Date.UTC(2031, 5, 1, 12);
+    const days = new VisitorDays(db, logger, { now: () => clock });
+    const first = await days.secretFor(new Date(clock));
+    expect(first).toBeInstanceOf(Buffer);
+    expect(days.secretFor(new Date(clock))).toBe(first); // from memory: no promise, no database
+    clock += DAY_MS;
+    const next = await days.secretFor(new Date(clock));
+    expect(next).toBeInstanceOf(Buffer);
+    expect(next!.equals(first!)).toBe(false);
+    // The past day's is gone from memory: a scan of that day gets no secret (and so no visitor).
+    expect(days.secretFor(new Date(clock - DAY_MS))).toBeNull();
+    days.stop();
   });
 });
 
