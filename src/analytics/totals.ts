@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { liveBotScanCount, liveScanCount } from '../codes/scan-counts.js';
+import { liveBotScanCount, liveScanCount, liveUniqueScanCount } from '../codes/scan-counts.js';
 import type { Db } from '../db/schema/index.js';
 import { scopeHourRows } from './hour-rows.js';
 import { hasFilters, type ScanFilters } from './scan-filters.js';
@@ -51,10 +51,6 @@ export async function scanTotals(db: Db, scope: AnalyticsScope, filters: ScanFil
   const { human, bot, unique } = rows[0] ?? { human: 0, bot: 0, unique: 0 };
   return { total: human + bot, human, unique, bot, filters: {} };
 }
-
-/** `qr_codes.unique_scan_count` with the unfolded increments (as liveScanCount). */
-const liveUniqueScanCount = sql<number>`(qr_codes.unique_scan_count + coalesce(
-  (select sum(i.unique_scans) from qr_code_scan_increments i where i.qr_code_id = qr_codes.id), 0))::bigint`;
 
 async function filteredTotals(db: Db, scope: AnalyticsScope, filters: ScanFilters): Promise<ScanTotals> {
   return inOneSnapshot(db, async (snapshot) => {
