@@ -235,7 +235,8 @@ const CODE_INCREMENTS = `counted as (
  * One statement, so one transaction and one round trip: the batch id, scan groups, outbox rows and counter
  * increments commit together. The batch id goes first with `on conflict do nothing`; when it is already there
  * (an earlier write of this batch committed although its answer was lost), every other part sees no row and
- * writes nothing, so no scan is counted twice and a receiver never sees one scan under two webhook ids.
+ * writes nothing, so no scan is counted twice, a receiver never sees one scan under two webhook ids, and no visitor
+ * is offered again (which would find the batch's own first write and judge its unique scans not unique).
  *
  * Webhook deliveries are made here, only for scans whose account has an enabled endpoint (decided in the same
  * transaction, so a webhook set a moment ago is never missed): the scan path builds no id and no body for
