@@ -176,14 +176,14 @@ describe('writing a scan batch', () => {
   it('stores the webhook body JSON.stringify gives, byte for byte, whatever the name holds', async () => {
     const name = 'Caf\u00e9 "quoted" \\ back\u2028 \ud83d\ude00 </script>';
     const code = await createCode(name);
-    const scan = scanOf(code, { device: 'tablet', os: 'Android', browser: 'Chrome' });
+    const scan = scanOf(code, { device: 'tablet', os: 'Android', browser: 'Chrome', country: 'DE', language: 'de' });
     await writeScanBatch(database.db, prepareScanBatch([scan]));
     const [delivery] = await database.db.selectFrom('webhook_deliveries').select(['id', 'body']).where('qr_code_id', '=', code.id).execute();
     expect(delivery!.id).toMatch(idPattern('whd'));
     // Stamped with the scan's millisecond, as newId would stamp it.
     expect(delivery!.id.slice(4, 15)).toBe(newId('whd', scan.at.getTime() * 1000).slice(4, 15));
     expect(delivery!.body).toBe(
-      scanCreatedBody({ deliveryId: delivery!.id, qrCodeId: code.id, slug: code.slug, name, device: 'tablet', os: 'Android', browser: 'Chrome', at: scan.at, country: null, language: null, unique: null }),
+      scanCreatedBody({ deliveryId: delivery!.id, qrCodeId: code.id, slug: code.slug, name, device: 'tablet', os: 'Android', browser: 'Chrome', at: scan.at, country: 'DE', language: 'de', unique: null }),
     );
   });
 });
