@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/accounts/api-keys.js';
 import { createClient } from '../../sdk/src/index.js';
-import { BROWSER_TEST_TIMEOUT, checkPage, screenshot, watchedContext } from '../support/browser.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, checkPage, screenshot, watchedContext } from '../support/browser.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
@@ -150,6 +150,39 @@ describe('codes in a browser', () => {
     expect(await page.locator('tbody').textContent()).not.toContain('Spring poster');
     expect(await page.locator('tbody').textContent()).toContain('Autumn flyer');
     await expect.poll(async () => (await scanShortUrl(shortUrl)).status).toBe(404);
+
+    expect(watched.requests.filter((url) => !url.startsWith(app.origin))).toEqual([]);
+    expect(await watched.cspViolations(page)).toEqual([]);
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
+});
+
+// Formerly a file of its own (dashboard-sign-in.test.ts), which started a database, an app and Chromium for this one
+// test: it runs on this file's, with the same owner of an account named Acme Bakery, in a context of its own.
+describe('signing in to the dashboard in a browser', () => {
+  it('shows the labelled form, refuses a wrong password, signs in, and signs out; nothing leaves the server, no CSP violation, no serious axe violation', async () => {
+    const watched = await watchedContext(browser);
+    const page = await watched.newPage();
+    await page.goto(`${app.origin}/codes`);
+    // Not signed in: the sign-in page, which brings the person back to where they were going.
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
+    await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-sign-in');
+
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('The email or the password is wrong.');
+
+    await signIn(page, app, owner);
+    await expect.poll(() => page.getByRole('navigation', { name: 'Main' }).textContent()).toContain('API & webhooks');
+    expect(await page.getByRole('navigation', { name: 'Main' }).textContent()).toContain('Acme Bakery');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
+    await page.goto(`${app.origin}/codes`);
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
 
     expect(watched.requests.filter((url) => !url.startsWith(app.origin))).toEqual([]);
     expect(await watched.cspViolations(page)).toEqual([]);
