@@ -45,8 +45,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       secret bytea not null check (octet_length(secret) = 32),
       created_at timestamptz not null default now()
     )`.execute(db);
+  // Unlogged: the day's visitor hashes never reach the WAL, so no replica, physical backup or archived WAL holds
+  // them (only this server's own files, until the day's rows are deleted), and a scan's insert here costs no WAL.
+  // After a crash of PostgreSQL the table is empty: a visitor's next scan that day counts as unique again.
   await sql`
-    create table scan_visitors (
+    create unlogged table scan_visitors (
       day date not null,
       qr_code_id text not null,
       visitor bytea not null,
