@@ -202,6 +202,7 @@ const SCAN_ROWS = `g as materialized (
       insert into scan_visitors (day, qr_code_id, visitor)
       select s.day, g.c, s.visitor from s join g using (n)
       where s.visitor is not null and s.day in (select day from days)
+      order by s.day, g.c, s.visitor -- one order everywhere: concurrent batches cannot deadlock on scan_visitors
       on conflict do nothing
       returning day, qr_code_id, visitor
     ),
