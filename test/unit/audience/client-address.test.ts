@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { clientAddress, compileProxyTrust } from '../../../src/audience/client-address.js';
 import { isGlobalAddress, normaliseAddress } from '../../../src/audience/ip-address.js';
+import { visitorHash } from '../../../src/audience/visitor-hash.js';
 import { loadConfig } from '../../../src/config.js';
 
 /** What node:http hands the redirect handler, as far as the client address goes. */
@@ -66,6 +67,28 @@ describe('normaliseAddress and isGlobalAddress', () => {
     for (const junk of ['', '8.8.8', '08.8.8.8', '8.8.8.256', '8.8.8.8:', '8.8.8.8:port', '[::1', '[::1]x', 'a:b', '1::2::3']) {
       expect(normaliseAddress(junk), junk).toBeNull();
     }
+  });
+
+  it('spells an IPv6 address in RFC 5952 form, so one client is one visitor however its address was written', () => {
+    for (const spelling of ['2001:db8:0:0::1', '2001:0db8::1', '2001:DB8:0:0:0:0:0:1', '[2001:db8:0000::0001]:443']) {
+      expect(normaliseAddress(spelling), spelling).toBe('2001:db8::1');
+    }
+    const secret = Buffer.alloc(32, 7);
+    expect(visitorHash(secret, normaliseAddress('2001:db8:0:0::1')!, 'phone')).toBe(visitorHash(secret, normaliseAddress('2001:0db8::1')!, 'phone'));
+    // The longest run of zero groups is the one compressed (the first of equal ones), never a lone zero group.
+    expect(normaliseAddress('2001:0:0:1:0:0:0:1')).toBe('2001:0:0:1::1');
+    expect(normaliseAddress('2001:db8:0:0:1:0:0:1')).toBe('2001:db8::1:0:0:1');
+    expect(normaliseAddress('2001:db8::1:0:0:1')).toBe('2001:db8::1:0:0:1');
+    expect(normaliseAddress('2001:db8:0:1:1:1:1:1')).toBe('2001:db8:0:1:1:1:1:1');
+    expect(normaliseAddress('2001:db8:0:1:1:1:1::')).toBe('2001:db8:0:1:1:1:1:0');
+    expect(normaliseAddress('0:0:0:0:0:0:0:0')).toBe('::');
+    expect(normaliseAddress('0:0:0:0:0:0:0:1')).toBe('::1');
+    expect(normaliseAddress('2A00:1450:4001:080B:0000:0000:0000:200E')).toBe('2a00:1450:4001:80b::200e');
+    // An IPv4 tail is two groups; mapped addresses, however written, are the IPv4 address.
+    expect(normaliseAddress('64:ff9b::8.8.8.8')).toBe('64:ff9b::808:808');
+    expect(normaliseAddress('0:0:0:0:0:ffff:808:808')).toBe('8.8.8.8');
+    expect(normaliseAddress('::FFFF:0808:0808')).toBe('8.8.8.8');
+    expect(normaliseAddress('fe80:0::1%eth0')).toBe('fe80::1%eth0');
   });
 
   it('calls only public unicast addresses global', () => {
