@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { CODE_CHANGES_CHANNEL } from '../db/channels.js';
 import type { Db, Transaction } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
@@ -45,7 +45,8 @@ export interface ErasureCounts {
  * - Its codes' slugs go to `retired_slugs` first, so no other account is ever given one (a printed copy of an
  *   erased code must never lead somewhere new); the short URLs answer 404 from the commit on.
  * - Scans, counters and deliveries go before the codes: a trigger (refuse_deleting_scanned_code) refuses deleting
- *   a code that still has any, which is what keeps a code from being deleted by hand anywhere else.
+ *   a code that still has any, which is what keeps a code from being deleted by hand anywhere else. The erasure
+ *   alone may (`qroute.erasing`): a scan batch can commit a code's scans between the two deletes.
  * - People belong to one account each (users.account_id), so every person of the account goes, with their
  *   sessions: a signed-in page answers with the sign-in page at its next request, and keys answer 401 (keys are
  *   read from the database on every request; nothing caches them).
@@ -58,12 +59,20 @@ export interface ErasureCounts {
  */
 export async function eraseAccount(db: Db, accountId: string): Promise<ErasureCounts> {
   return inTransaction(db, async (trx) => {
+    // Lets refuse_deleting_scanned_code delete codes that a scan batch wrote to after the scans went (the
+    // migration 20261127T0220-erasure-deletes-scanned-codes); this transaction only.
+    await sql`set local qroute.erasing = 'on'`.execute(trx);
+    // The rollup fold's lock before the account's: a fold upserting this account's rollup rows waits for the
+    // account row (its foreign keys), while the erasure would wait for the fold's rows: a deadlock. Taken first,
+    // the two run one after the other (a fold meanwhile skips its round: it takes this lock with SKIP LOCKED).
+    await sql`select 1 from scan_rollup_state for update`.execute(trx);
     // Locked first, so a code created meanwhile (which locks the account row to count it) waits and then fails.
     const account = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().executeTakeFirst();
     if (!account) throw new AccountNotFoundError(accountId);
     const codes = trx.selectFrom('qr_codes').select('id').where('account_id', '=', accountId);
     const users = trx.selectFrom('users').select('id').where('account_id', '=', accountId);
-    const deliveries = trx.selectFrom('webhook_deliveries').select('id').where('account_id', '=', accountId);
+    const ofCodes = sql<boolean>`qr_code_id in (select id from qr_codes where account_id = ${accountId})`;
+    const ofAccount = sql<boolean>`account_id = ${accountId}`;
 
     const retiredSlugs = await inserted(
       trx
@@ -74,17 +83,15 @@ export async function eraseAccount(db: Db, accountId: string): Promise<ErasureCo
     );
     // For the pruning job's sweep of scans still on their way (sweepErasedCodes below).
     await trx.insertInto('erased_codes').columns(['qr_code_id']).expression(codes).onConflict((oc) => oc.column('qr_code_id').doNothing()).execute();
-    const scans = await scansErased(trx, accountId);
-    const scanVisitors = await count(trx.deleteFrom('scan_visitors').where('qr_code_id', 'in', codes));
-    const scanCountIncrements = await count(trx.deleteFrom('qr_code_scan_increments').where('qr_code_id', 'in', codes));
-    const codeHourlyRollups =
-      (await count(trx.deleteFrom('scan_hourly').where('qr_code_id', 'in', codes))) +
-      (await count(trx.deleteFrom('scan_hourly_audience').where('qr_code_id', 'in', codes)));
+    // The tables that grow with scans are deleted in chunks (see chunksErased).
+    const scans = await chunksErased(trx, 'scan_groups', ofCodes, sql`coalesce(cardinality(times), 1)`);
+    const scanVisitors = await chunksErased(trx, 'scan_visitors', ofCodes);
+    const scanCountIncrements = await chunksErased(trx, 'qr_code_scan_increments', ofCodes);
+    const codeHourlyRollups = (await chunksErased(trx, 'scan_hourly', ofCodes)) + (await chunksErased(trx, 'scan_hourly_audience', ofCodes));
     const accountHourlyRollups =
-      (await count(trx.deleteFrom('account_scan_hourly').where('account_id', '=', accountId))) +
-      (await count(trx.deleteFrom('account_scan_hourly_audience').where('account_id', '=', accountId)));
-    const webhookAttempts = await count(trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries));
-    const webhookDeliveries = await count(trx.deleteFrom('webhook_deliveries').where('account_id', '=', accountId));
+      (await chunksErased(trx, 'account_scan_hourly', ofAccount)) + (await chunksErased(trx, 'account_scan_hourly_audience', ofAccount));
+    const webhookAttempts = await chunksErased(trx, 'webhook_attempts', sql<boolean>`delivery_id in (select id from webhook_deliveries where account_id = ${accountId})`);
+    const webhookDeliveries = await chunksErased(trx, 'webhook_deliveries', ofAccount);
     const webhookEndpoints = await count(trx.deleteFrom('webhook_endpoints').where('account_id', '=', accountId));
     const destinationChanges = await count(trx.deleteFrom('qr_code_destination_changes').where('qr_code_id', 'in', codes));
     const importRows = await count(
@@ -150,15 +157,31 @@ async function inserted(query: { executeTakeFirst(): Promise<{ numInsertedOrUpda
   return Number((await query.executeTakeFirst()).numInsertedOrUpdatedRows ?? 0n);
 }
 
-/** Deletes the scan groups of the account's codes and counts the scans they held, in one statement. */
-async function scansErased(trx: Transaction, accountId: string): Promise<number> {
-  const { rows } = await sql<{ scans: string }>`
-    with erased as (
-      delete from scan_groups where qr_code_id in (select id from qr_codes where account_id = ${accountId})
-      returning coalesce(cardinality(times), 1) as scans
-    )
-    select coalesce(sum(scans), 0)::text as scans from erased`.execute(trx);
-  return Number(rows[0]!.scans);
+/** Rows deleted per statement by chunksErased. */
+const ERASURE_CHUNK_ROWS = 50_000;
+
+/**
+ * Deletes the rows of `table` that `where` picks, ERASURE_CHUNK_ROWS at a time, and returns how many went (or the
+ * sum of `counted` over them). One statement for a large account's scans or rollups ran past the 30 s statement
+ * timeout (DATABASE_STATEMENT_TIMEOUT_MS, and the client's read timeout after it), rolling the erasure back every
+ * time: a busy account could never be erased. Chunks keep each statement short in the same transaction. (Lifting
+ * statement_timeout for the transaction would not do: the client's read guard, src/db/pg-client.ts, drops a
+ * connection whose statement has not answered in 35 s.) A chunk's index scan passes the rows earlier chunks
+ * deleted (not dead to others until the commit), which is why chunks are large: 10 million rows are 200 chunks.
+ */
+async function chunksErased(trx: Transaction, table: string, where: RawBuilder<boolean>, counted: RawBuilder<unknown> = sql`1`): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { rows } = await sql<{ rows: number; counted: string }>`
+      with erased as (
+        delete from ${sql.table(table)}
+        where ctid = any(array(select ctid from ${sql.table(table)} where ${where} limit ${ERASURE_CHUNK_ROWS}))
+        returning ${counted} as counted
+      )
+      select count(*)::int as rows, coalesce(sum(counted), 0)::text as counted from erased`.execute(trx);
+    if (rows[0]!.rows === 0) return total;
+    total += Number(rows[0]!.counted);
+  }
 }
 
 /** Every file of the account (deleted ones kept their rows) and their stored bytes. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,7 @@ import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { loadSecretBox } from '../../src/webhooks/secret-box.js';
 import { useDashboardApp } from '../support/dashboard.js';
 import {
+  createBareAccount,
   createPerson,
   createSignedInPerson,
   createTestApiKey,
@@ -383,5 +384,77 @@ describe("the owner's data rights", () => {
     expect(result.erased.sessions).toBe(1);
     const again = await admin(['accounts', 'delete', '--account', victim.owner.accountId]).catch((error: unknown) => error);
     expect(isUserError(again)).toBe(true);
+  });
+});
+
+/**
+ * A transaction of another connection, kept open after `work` until the returned function commits it: a scan batch
+ * or a rollup fold caught in the middle.
+ */
+async function held(work: (trx: Database) => Promise<unknown>): Promise<() => Promise<void>> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const ready = new Promise<void>((resolve) => (started = resolve));
+  const done = db.transaction().execute(async (trx) => {
+    await work(trx);
+    started();
+    await released;
+  });
+  await Promise.race([ready, done]);
+  return async () => {
+    release();
+    await done;
+  };
+}
+
+/** Whether a statement of this database starting with `text` is waiting for a lock. */
+async function waitingForLock(text: string): Promise<boolean> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and wait_event_type = 'Lock' and query like ${`${text}%`}`.execute(db);
+  return rows[0]!.n > 0;
+}
+
+describe('erasing a busy account', () => {
+  async function accountWithCode(name: string) {
+    const account = await createBareAccount(db, { name });
+    const codeId = `qr_${randomBytes(6).toString('hex')}`;
+    await db
+      .insertInto('qr_codes')
+      .values({ id: codeId, account_id: account.id, name, slug: `busy-${randomBytes(4).toString('hex')}`, destination_url: 'https://example.com/', created_at: new Date(), updated_at: new Date() })
+      .execute();
+    return { accountId: account.id, codeId };
+  }
+
+  it('erases a code whose scans a batch committed between the deletes of the scans and of the codes', async () => {
+    const { accountId, codeId } = await accountWithCode('Scanned mid-erasure');
+    // The batch's scan group, not yet committed when the erasure deletes scans. Its lock on the code is only a way
+    // to hold the erasure at the codes' delete (no batch takes one) and let the batch commit right then.
+    const commitBatch = await held(async (trx) => {
+      await trx.insertInto('scan_groups').values({ qr_code_id: codeId, device: 'mobile', os: 'iOS', browser: 'Safari', destination_url: null, referrer_host: null, first_at: new Date(), times: null }).execute();
+      await sql`select id from qr_codes where id = ${codeId} for update`.execute(trx);
+    });
+    const erasure = eraseAccount(db, accountId);
+    erasure.catch(() => undefined);
+    await expect.poll(() => waitingForLock('delete from "qr_codes"')).toBe(true);
+    await commitBatch();
+    await expect(erasure).resolves.toMatchObject({ account: 1, codes: 1, scans: 0 });
+    // The late scan is the pruning job's.
+    expect(await sweepErasedCodes(db, 31)).toBe(1);
+  });
+
+  it('waits for a rollup fold in progress before locking the account, so the two cannot deadlock', async () => {
+    const { accountId } = await accountWithCode('Folded mid-erasure');
+    const endFold = await held((trx) => sql`select folded_through_id from scan_rollup_state for update skip locked`.execute(trx));
+    const erasure = eraseAccount(db, accountId);
+    erasure.catch(() => undefined);
+    await expect.poll(() => waitingForLock('select 1 from scan_rollup_state')).toBe(true);
+    // Meanwhile the account row is free: the fold's foreign key checks on it (key share) would not wait.
+    await db.transaction().execute((trx) => sql`select 1 from accounts where id = ${accountId} for key share nowait`.execute(trx));
+    // A fold starting now skips its round instead of waiting.
+    expect((await foldScans(db)).status).toBe('busy');
+    await endFold();
+    await expect(erasure).resolves.toMatchObject({ account: 1, codes: 1 });
   });
 });

@@ -23,6 +23,7 @@ import * as scanAudience from './20261127T0000-scan-audience.js';
 import * as scanRollupAudience from './20261127T0100-scan-rollup-audience.js';
 import * as retiredSlugs from './20261127T0200-retired-slugs.js';
 import * as erasedCodes from './20261127T0210-erased-codes.js';
+import * as erasureDeletesScannedCodes from './20261127T0220-erasure-deletes-scanned-codes.js';
 
 /** Every migration, listed explicitly in order, so a build never depends on reading a directory at run time. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '20261127T0100-scan-rollup-audience': scanRollupAudience,
   '20261127T0200-retired-slugs': retiredSlugs,
   '20261127T0210-erased-codes': erasedCodes,
+  '20261127T0220-erasure-deletes-scanned-codes': erasureDeletesScannedCodes,
 };
 
 export const migrationProvider: MigrationProvider = {
