@@ -95,6 +95,7 @@ async function main() {
       WEBHOOK_SECRET_KEY: key.toString('base64'),
       ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
       LOG_LEVEL: 'warn',
+      TRUST_PROXY: 'loopback', // load.ts forwards each scanner's address, as a proxy would
     };
     const context = { db, superuser, dataDir, profileDir, env, code: { ...code, accountId: account.id }, arrivals, receiverUrl, secret: secret ?? '' };
     if (PART === 'worker') await profileWorker(context);
