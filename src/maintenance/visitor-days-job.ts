@@ -17,7 +17,8 @@ export interface VisitorDaysJob {
  * Destroys each UTC day's visitor secret and its (code, visitor) pairs once the day has ended (plus
  * DAY_END_GRACE_MS, src/audience/visitor-days.ts): a run just after each midnight's grace, one at start, and one
  * every EVERY_MS in case a run failed. Every server and worker runs it: the delete is idempotent and its tables
- * hold one day's rows. `now` is the clock (tests move it to end a day).
+ * hold one day's rows. Which days have ended is the database's clock's say; `now` is a test's clock (moved to end a
+ * day), which then decides that too, and times the runs.
  */
 export function createVisitorDaysJob(options: { db: Database; logger: Logger; now?: () => number }): VisitorDaysJob {
   const logger = options.logger.child({ part: 'maintenance' });
@@ -30,7 +31,8 @@ export function createVisitorDaysJob(options: { db: Database; logger: Logger; no
     if (running) return running;
     running = (async () => {
       try {
-        const deleted = await deletePastVisitorDays(options.db, now());
+        // By the database's clock, which every instance shares; a test's clock when it moves time.
+        const deleted = await deletePastVisitorDays(options.db, options.now?.());
         if (deleted.secrets + deleted.visitors > 0) logger.info({ deleted }, "past days' visitor secrets and visitors destroyed");
       } catch (error) {
         logger.error({ err: error }, "past days' visitor secrets could not be destroyed; the next run tries again");

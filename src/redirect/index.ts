@@ -58,7 +58,8 @@ export function createRedirect(deps: {
   const recorder = new ScanRecorder(deps.db, logger, { ...DEFAULT_SCAN_RECORDER_OPTIONS, ...deps.recorder }, deps.metrics?.scans.observer);
   deps.metrics?.scans.watch(recorder);
   const now = deps.now ?? Date.now;
-  const visitorDays = new VisitorDays(deps.db, logger, { now });
+  // A scan the code lookup answered from its cache because the database does not answer waits for no secret either.
+  const visitorDays = new VisitorDays(deps.db, logger, { now, databaseUnresponsive: () => lookup.databaseUnresponsive });
   const handler = createRedirectHandler({
     lookup,
     recorder,

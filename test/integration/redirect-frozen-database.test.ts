@@ -1,5 +1,7 @@
 import pg from 'pg';
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { VisitorDays } from '../../src/audience/visitor-days.js';
 import { DEFAULT_DATABASE_TIMEOUTS } from '../../src/db/database.js';
 import { CodeLookup } from '../../src/redirect/code-lookup.js';
 import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
@@ -113,5 +115,24 @@ describe('a frozen database (SIGSTOP) and cached codes', () => {
       await cluster.thaw();
     }
     await expect.poll(() => lookup.lookupsInFlight).toBe(0);
+  });
+});
+
+describe('a frozen database (SIGSTOP) and the day\'s visitor secret', () => {
+  it('keeps scans waiting for a secret no longer than one wait after the fetch started (a start during the freeze)', async () => {
+    await cluster.freeze();
+    // As an instance started during the outage: no secret in memory, its one fetch hangs on the silent server.
+    const days = new VisitorDays(cluster.pool({ ...DEFAULT_DATABASE_TIMEOUTS, connectMs: 30_000, queryMs: 30_000 }), pino({ level: 'silent' }), { fetchWaitMs: 300 });
+    try {
+      days.start();
+      expect(await days.secretFor(new Date())).toBeNull();
+      // The fetch still hangs: each later scan gets no secret at once (before, each waited the whole 300 ms again).
+      for (let i = 0; i < 5; i++) expect(days.secretFor(new Date())).toBeNull();
+      await cluster.thaw();
+      // The hung fetch is answered once the database runs again: scans hash visitors again.
+      await expect.poll(() => days.secretFor(new Date()), { timeout: 10_000 }).toBeInstanceOf(Buffer);
+    } finally {
+      days.stop();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daySecret, utcDay, VisitorDays } from '../../src/audience/visitor-days.js';
+import { daySecret, deletePastVisitorDays, utcDay, VisitorDays } from '../../src/audience/visitor-days.js';
 import type { Database } from '../../src/db/schema/index.js';
 import { createVisitorDaysJob } from '../../src/maintenance/visitor-days-job.js';
 import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
@@ -194,6 +194,27 @@ describe('the day\'s visitor secret and visitors', () => {
     expect(await rowsOf(today)).toEqual({ secrets: 0, visitors: 0 });
     // The scans themselves stay, with what they were.
     expect((await scansOf(code)).map((scan) => [scan.country, scan.unique])).toEqual([['JP', true], ['JP', false]]);
+  });
+
+  it('cannot be made again for a day that is over by the database\'s clock, whose job destroys what is left of it', async () => {
+    const code = await createTestCode(owner, { name: 'Yesterday poster' });
+    // The database's real clock, not this file's (years ahead): a day ended long ago gets no new secret.
+    const over = '2021-03-01';
+    expect(await daySecret(db, over)).toBeNull();
+    // A row such a day left (the job has not run since) is not handed out either, and the job deletes it, the
+    // day's visitors with it, by the database's clock; this file's day (still to come by that clock) is kept.
+    await sql`insert into visitor_secrets (day, secret) values (${over}::date, ${Buffer.alloc(32, 1)})`.execute(db);
+    await sql`insert into scan_visitors (day, qr_code_id, visitor) values (${over}::date, ${code.id}, ${Buffer.alloc(16, 2)})`.execute(db);
+    expect(await daySecret(db, over)).toBeNull();
+    const today = utcDay(now());
+    expect(await daySecret(db, today)).toBeInstanceOf(Buffer);
+    await deletePastVisitorDays(db);
+    const { rows } = await sql<{ day: string; secrets: number; visitors: number }>`
+      select d.day::text as day, (select count(*) from visitor_secrets s where s.day = d.day)::int as secrets,
+             (select count(*) from scan_visitors v where v.day = d.day)::int as visitors
+      from (values (${over}::date), (${today}::date)) as d(day) order by d.day`.execute(db);
+    expect(rows.map(({ day, secrets }) => [day, secrets])).toEqual([[over, 0], [today, 1]]);
+    expect(rows[0]!.visitors).toBe(0);
   });
 
   it('is kept in memory for its own day only', async () => {

@@ -34,3 +34,20 @@ describe('the day\'s visitor secret with the database down', () => {
     }
   });
 });
+
+describe('the day\'s visitor secret while the code lookup finds the database unresponsive', () => {
+  it('is null at once (no wait for the database), and fetched meanwhile', async () => {
+    const warnings: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
+    const db = createDatabase('postgres://qroute@127.0.0.1:1/qroute', { logger, timeouts: { ...DEFAULT_DATABASE_TIMEOUTS, connectMs: 2_000 } });
+    const days = new VisitorDays(db, logger, { databaseUnresponsive: () => true });
+    try {
+      expect(days.secretFor(new Date())).toBeNull();
+      // The fetch it started was made (and failed: nothing listens on port 1).
+      await expect.poll(() => warnings.length).toBe(1);
+    } finally {
+      days.stop();
+      await db.destroy();
+    }
+  });
+});
