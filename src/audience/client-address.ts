@@ -50,7 +50,7 @@ export function clientAddress(req: IncomingMessage, trust: ProxyTrust | TrustPro
   if (!peerTrusted) return normaliseAddress(peer);
   const forwarded = req.headers['x-forwarded-for'];
   if (forwarded === undefined) return normaliseAddress(peer);
-  if (forwarded.indexOf(',') === -1 && forwarded.trim() !== '') return normaliseAddress(forwarded.trim());
+  if (typeof forwarded === 'string' && forwarded.indexOf(',') === -1 && forwarded.trim() !== '') return normaliseAddress(forwarded.trim());
   return normaliseAddress(proxyAddr(req, compiled));
 }
 
