@@ -270,17 +270,25 @@ describe('scans offered while the database refuses connections', () => {
 });
 
 describe('a scan the database refuses whatever happens', () => {
-  it('is dropped on its own, counted and logged, and the scans around it are written', async () => {
+  it('is dropped on its own, counted and logged (without its visitor hash), and the scans around it are written', async () => {
     const code = await createCode();
-    const recorder = new ScanRecorder(database.db, silent, { ...DEFAULT_SCAN_RECORDER_OPTIONS, retryDelayMs: 20 });
+    const logLines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void logLines.push(line) });
+    const recorder = new ScanRecorder(database.db, logger, { ...DEFAULT_SCAN_RECORDER_OPTIONS, retryDelayMs: 20 });
     // A NUL character: PostgreSQL text cannot hold it (22P05, a data exception), whatever batch it is in.
-    const refused = scanOf(code, { device: 'mobile\u0000' });
+    const refused = scanOf(code, { device: 'mobile\u0000', visitor: 'VVVVVVVVVVVVVVVVVVVVVV' });
     try {
-      await Promise.all([...Array.from({ length: 7 }, () => recorder.record(scanOf(code))), recorder.record(refused)]);
+      // The others have visitors too: the refusal's error (its context quotes the batch's JSON) is logged as well.
+      const visitors = Array.from({ length: 7 }, (_, n) => `${'W'.repeat(21)}${n}`);
+      await Promise.all([...visitors.map((visitor) => recorder.record(scanOf(code, { visitor }))), recorder.record(refused)]);
       await expect.poll(() => recorder.backlog, { timeout: 10_000 }).toBe(0);
       expect(recorder.stats.dropped).toBe(1);
       expect(await scanCount(code.id)).toBe(7);
       expect(recorder.isLive).toBe(true);
+      // The scan is logged for the operator, but a visitor hash must not outlive its day, and logs do.
+      const dropped = logLines.find((line) => line.includes('keeps refusing was dropped'));
+      expect(dropped).toContain(code.id);
+      for (const visitor of [...visitors, refused.visitor!]) expect(logLines.join('')).not.toContain(visitor);
     } finally {
       await recorder.stop(1_000);
     }
