@@ -9,6 +9,19 @@ export class ZipOutputClosedError extends Error {
 }
 
 /**
+ * The ZIP would pass what its 32-bit fields hold (4 GiB less a byte: an entry's size, an offset; or 65,535
+ * entries). fflate writes no ZIP64 records, so past that it would write a ZIP that looks whole but is corrupt.
+ */
+export class ZipTooLargeError extends Error {
+  constructor(what: string) {
+    super(`the ZIP is too large: ${what} passes what a ZIP without ZIP64 can hold (4 GiB in all, 65,535 entries)`);
+  }
+}
+
+/** What a ZIP's 32-bit sizes and offsets hold, and its 16-bit entry counts. */
+export const ZIP_LIMITS = { bytes: 0xffff_ffff, entries: 0xffff };
+
+/**
  * A ZIP written to a stream as its entries are made (fflate, the writer the images ZIP of an import uses), one
  * entry at a time, waiting for the output to take the bytes whenever it asks to: memory holds the piece being
  * added, never the ZIP. Text is deflated; stored files are kept as they are (most are compressed already).
@@ -17,12 +30,21 @@ export class ZipWriter {
   private readonly zip: Zip;
   private failure: Error | undefined;
   private readonly names = new Set<string>();
+  /** Bytes given to the output: past the limit, an entry's offset or the directory's would not fit. */
+  private written = 0;
+  private entryBytes = 0;
 
-  constructor(private readonly out: Writable) {
+  /** `limits` are ZIP_LIMITS but in tests. */
+  constructor(
+    private readonly out: Writable,
+    private readonly limits = ZIP_LIMITS,
+  ) {
     this.zip = new Zip((error, chunk, final) => {
+      if (this.failure) return;
       if (error) this.failure = error;
+      else if ((this.written += chunk.length) > this.limits.bytes) this.failure = new ZipTooLargeError('the ZIP file');
       else if (!out.destroyed) out.write(chunk);
-      if (final && !out.destroyed) out.end();
+      if (final && !out.destroyed && !this.failure) out.end();
     });
   }
 
@@ -54,11 +76,14 @@ export class ZipWriter {
 
   private claim(name: string): string {
     if (this.names.has(name)) throw new Error(`two ZIP entries named ${name}`);
+    if (this.names.size >= this.limits.entries) throw new ZipTooLargeError('the number of entries');
     this.names.add(name);
+    this.entryBytes = 0;
     return name;
   }
 
   private async push(entry: ZipDeflate | ZipPassThrough, bytes: Uint8Array): Promise<void> {
+    if ((this.entryBytes += bytes.length) > this.limits.bytes) throw new ZipTooLargeError(`the entry ${[...this.names].at(-1)}`);
     entry.push(bytes);
     await this.settle();
   }

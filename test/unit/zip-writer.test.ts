@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
-import { ZipOutputClosedError, ZipWriter } from '../../src/accounts/zip-writer.js';
+import { ZipOutputClosedError, ZipTooLargeError, ZipWriter } from '../../src/accounts/zip-writer.js';
 
 /** An output that takes its bytes slowly (a download over a slow line), remembering the most it ever held. */
 function slowOutput() {
@@ -64,5 +64,24 @@ describe('ZipWriter', () => {
       }
     })();
     await expect(zip.addText('scans.ndjson', lines)).rejects.toBeInstanceOf(ZipOutputClosedError);
+  });
+
+  it('fails with ZipTooLargeError before a size, an offset or the entry count passes what the ZIP can hold', async () => {
+    // The limits scaled down from 4 GiB and 65,535 entries (fflate writes no ZIP64: past them the ZIP is corrupt).
+    const limits = { bytes: 1_000, entries: 3 };
+    const bytes = (size: number, hash = createHash('sha256')) => pieces(1, size, hash);
+
+    const oneEntry = slowOutput();
+    await expect(new ZipWriter(oneEntry.out, limits).addBytes('big.bin', bytes(1_001))).rejects.toBeInstanceOf(ZipTooLargeError);
+
+    const inAll = slowOutput();
+    const zip = new ZipWriter(inAll.out, limits);
+    await zip.addBytes('a.bin', bytes(600));
+    await expect(zip.addBytes('b.bin', bytes(600))).rejects.toBeInstanceOf(ZipTooLargeError);
+    expect(Buffer.concat(inAll.written).length).toBeLessThanOrEqual(1_000);
+
+    const many = new ZipWriter(slowOutput().out, limits);
+    for (const name of ['1', '2', '3']) await many.addText(name, ['x']);
+    await expect(many.addText('4', ['x'])).rejects.toBeInstanceOf(ZipTooLargeError);
   });
 });
