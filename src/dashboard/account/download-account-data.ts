@@ -33,6 +33,8 @@ export function downloadAccountData(deps: DashboardDependencies): RequestHandler
       } catch (error) {
         // The person closed the download: nothing went wrong here.
         if (error instanceof ZipOutputClosedError) return;
+        // Failed before the first byte: the error page must not be saved as a .zip.
+        if (!res.headersSent) for (const header of ['Content-Type', 'Content-Disposition', 'Cache-Control']) res.removeHeader(header);
         throw error;
       }
     });
