@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import { sql } from 'kysely';
+import { oldestScanRows, type ScanCursor } from '../db/scan-pages.js';
 import type { Database } from '../db/schema/index.js';
 import { AccountNotFoundError } from './account-service.js';
 import { ZipWriter } from './zip-writer.js';
@@ -19,6 +20,8 @@ export interface ExportOptions {
   pageSize?: number;
   /** The site URL short URLs are made from, so each code says what is printed on it. */
   siteUrl?: string;
+  /** Scans per scans-NNNN.ndjson part (SCANS_PER_PART but in tests). */
+  scansPerPart?: number;
   /** Told of every page read (tests check that no read is larger than a page). */
   onPage?: (entry: string, rows: number) => void;
 }
@@ -29,6 +32,12 @@ export interface ExportSummary {
 }
 
 const DEFAULT_PAGE_SIZE = 1_000;
+
+/**
+ * Scans per scans-NNNN.ndjson. A ZIP entry holds at most 4 GiB (the ZIP writer has no ZIP64, src/accounts/zip-writer.ts);
+ * a scan's line is a few hundred bytes, so a part of a million stays far below it whatever the account's size.
+ */
+export const SCANS_PER_PART = 1_000_000;
 
 export const EXPORT_README = `qroute account export
 
@@ -42,7 +51,7 @@ api-keys.ndjson          API keys by name, prefix and last four characters (neve
 codes.ndjson             every code, deleted ones included, with its content, design and short URL
 destination-changes.ndjson  every change of a code's destination, who made it and when
 design-templates.ndjson  saved designs
-scans.ndjson             every scan of every code, one line per scan
+scans-0001.ndjson, ...   every scan of every code, one line per scan, a million scans per file
 files.ndjson, files/     uploaded files (logos, PDFs, images, audio, video)
 webhook.json             the webhook's address and state (never its signing secrets)
 webhook-deliveries.ndjson  every webhook delivery with the exact body sent
@@ -130,7 +139,18 @@ export async function exportAccount(db: Database, accountId: string, out: Writab
       db.selectFrom('design_templates').selectAll().where('account_id', '=', accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(pageSize).execute(),
     ),
   );
-  await table('scans.ndjson', scansOf(db, accountId, reader));
+  const scans = scansOf(db, accountId, reader)[Symbol.asyncIterator]();
+  let scan = await scans.next();
+  const upTo = async function* (count: number) {
+    for (let taken = 0; taken < count && !scan.done; taken++) {
+      yield scan.value;
+      scan = await scans.next();
+    }
+  };
+  // The first part is written even when there are no scans, so the file is always there to read.
+  for (let part = 1; part === 1 || !scan.done; part++) {
+    await table(`scans-${String(part).padStart(4, '0')}.ndjson`, upTo(options.scansPerPart ?? SCANS_PER_PART));
+  }
 
   const files = reader.byId('files.ndjson', (after) =>
     db
@@ -238,32 +258,22 @@ function codesOf(db: Database, accountId: string) {
 }
 
 /**
- * Every column of the `scans` view (one row per scan; columns added to the view come along), code by code, each
- * code's groups in keyset pages by (first_at, id), the order its index (scan_groups_code_newest) keeps them in.
+ * Every column of the `scans` view (one row per scan), code by code, each code's scans oldest first in pages of
+ * `pageSize` scans (src/codes/scan-pages.ts, the CSV export's pages): a page of groups could hold 500 times as many
+ * scans. Scans recorded after the export began are left for the next one.
  */
 async function* scansOf(db: Database, accountId: string, reader: PageReader): AsyncGenerator<object> {
-  for await (const code of reader.byId('scans.ndjson', (after) => codesOf(db, accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(reader.pageSize).execute())) {
-    let after: { firstAt: Date; id: number } | undefined;
+  const { rows } = await sql<{ id: number }>`select coalesce(max(id), 0) as id from scan_groups`.execute(db);
+  const lastGroupId = rows[0]!.id;
+  for await (const code of reader.byId('scans', (after) => codesOf(db, accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(reader.pageSize).execute())) {
+    let after: ScanCursor | undefined;
     for (;;) {
-      const groups = await db
-        .selectFrom('scan_groups')
-        .select(['id', 'first_at'])
-        .where('qr_code_id', '=', code.id)
-        .$if(after !== undefined, (q) => q.where(sql<boolean>`(first_at, id) > (${after!.firstAt}, ${after!.id})`))
-        .orderBy('first_at')
-        .orderBy('id')
-        .limit(reader.pageSize)
-        .execute();
-      if (groups.length === 0) break;
-      // A page of groups is a bounded number of scans: a group holds one batch's scans of one second.
-      const { rows } = await sql<Record<string, unknown>>`
-        select * from scans where group_id = any(${groups.map((group) => group.id)}::bigint[])
-        order by created_at, group_id, position`.execute(db);
-      reader.onPage?.('scans.ndjson', rows.length);
-      yield* rows;
-      if (groups.length < reader.pageSize) break;
-      const last = groups[groups.length - 1]!;
-      after = { firstAt: last.first_at, id: last.id };
+      const page = await oldestScanRows(db, code.id, lastGroupId, reader.pageSize, after);
+      reader.onPage?.('scans', page.length);
+      for (const { at_us: _at, ...scan } of page) yield scan;
+      if (page.length < reader.pageSize) break;
+      const last = page[page.length - 1]!;
+      after = { atMicros: last.at_us, groupId: last.group_id, position: last.position };
     }
   }
 }

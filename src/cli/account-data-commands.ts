@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -37,6 +37,7 @@ export async function exportAccountToFile(db: Database, siteUrl: string, flags: 
   const written = finished(file);
   // Awaited below; this only keeps a write error (a full disk) from counting as unhandled before then.
   written.catch(() => undefined);
+  const stopRemovingOnSignal = removeOnSignal(partial);
   try {
     const { entries } = await exportAccount(db, accountId, file, { siteUrl });
     await written;
@@ -51,7 +52,28 @@ export async function exportAccountToFile(db: Database, siteUrl: string, flags: 
     await fs.rm(partial, { force: true });
     // The file's own error (ENOSPC, EACCES) says more than "the output closed" that the ZIP writer saw.
     throw writeError ?? error;
+  } finally {
+    stopRemovingOnSignal();
   }
+}
+
+/**
+ * Until the returned function is called, Ctrl-C (SIGINT) or a SIGTERM removes `file` before the process ends,
+ * which it then does by the same signal (the exit status a shell shows as 130 or 143). Without this the signal
+ * ended the process at once and left the hidden partial file behind.
+ */
+function removeOnSignal(file: string): () => void {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const stop = () => {
+    for (const signal of signals) process.off(signal, onSignal);
+  };
+  function onSignal(signal: NodeJS.Signals) {
+    stop();
+    rmSync(file, { force: true });
+    process.kill(process.pid, signal);
+  }
+  for (const signal of signals) process.on(signal, onSignal);
+  return stop;
 }
 
 /** `accounts delete`: what went, by kind. */

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import { exportAccount } from '../../src/accounts/account-export.js';
 import { foldScans } from '../../src/analytics/scan-rollup.js';
 import { isUserError, runCommand } from '../../src/cli/commands.js';
 import { loadConfig } from '../../src/config.js';
+import { PROJECT_ROOT } from '../../src/paths.js';
 import type { Database } from '../../src/db/schema/index.js';
 import { createDesignTemplate } from '../../src/designs/design-templates.js';
 import { checkImport } from '../../src/imports/check-import.js';
@@ -29,14 +31,17 @@ import {
   createTestTypedCode,
   type TestAccount,
 } from '../support/factories.js';
+import { builtEntry } from '../support/processes.js';
 import { scan } from '../support/scan.js';
 import { rawRequest, type StartedTestApp, type TestApp } from '../support/test-app.js';
 
 let db: Database;
 let app: TestApp;
 let startAnother: StartedTestApp['startAnother'];
+let connectionString: string;
 useDashboardApp((started) => {
   db = started.database.db;
+  connectionString = started.database.connectionString;
   app = started.app;
   startAnother = started.startAnother;
 });
@@ -205,7 +210,7 @@ describe("the owner's data rights", () => {
     expect(ndjson(entries, 'import-rows.ndjson')).toEqual([expect.objectContaining({ line: 2 })]);
 
     // Every column of the scans view, read from the database rather than listed, so columns added later come along.
-    const scans = ndjson(entries, 'scans.ndjson');
+    const scans = ndjson(entries, 'scans-0001.ndjson');
     expect(scans).toHaveLength(shop.scans);
     const { rows: viewColumns } = await sql<{ column_name: string }>`
       select column_name from information_schema.columns where table_schema = current_schema() and table_name = 'scans'`.execute(db);
@@ -251,9 +256,29 @@ describe("the owner's data rights", () => {
     // Three scans of two codes, two people, and each read more than once: the pages really are pages.
     expect(pages.filter(([entry]) => entry === 'people.ndjson').length).toBeGreaterThanOrEqual(2);
     const entries = await unzip(Buffer.concat(chunks));
-    expect(ndjson(entries, 'scans.ndjson')).toHaveLength(shop.scans);
-    expect(summary.entries['scans.ndjson']).toBe(shop.scans);
+    expect(ndjson(entries, 'scans-0001.ndjson')).toHaveLength(shop.scans);
+    expect(summary.entries['scans-0001.ndjson']).toBe(shop.scans);
     expect(ndjson(entries, 'people.ndjson')).toHaveLength(2);
+  });
+
+  it('pages scans by scans, not by groups of up to 500, and splits them into parts', async () => {
+    const account = await createBareAccount(db, { name: 'Packed scans' });
+    await db.insertInto('qr_codes').values({ id: 'qr_packed_export', account_id: account.id, name: 'Packed', slug: 'packed-export', destination_url: 'https://example.com/', created_at: new Date(), updated_at: new Date() }).execute();
+    // One batch's five scans of one second: one group.
+    const second = Date.parse('2026-11-26T10:00:00Z');
+    const times = [0, 100, 200, 300, 400].map((ms) => new Date(second + ms));
+    await db.insertInto('scan_groups').values({ qr_code_id: 'qr_packed_export', device: 'mobile', os: 'iOS', browser: 'Safari', destination_url: null, referrer_host: null, first_at: times[0]!, times }).execute();
+    const pages: Array<[string, number]> = [];
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const summary = await exportAccount(db, account.id, out, { pageSize: 2, scansPerPart: 2, onPage: (entry, rows) => pages.push([entry, rows]) });
+    expect(pages.filter(([entry]) => entry === 'scans').map(([, rows]) => rows)).toEqual([1, 2, 2, 1]);
+    const entries = await unzip(Buffer.concat(chunks));
+    const parts = ['scans-0001.ndjson', 'scans-0002.ndjson', 'scans-0003.ndjson'];
+    expect(Object.keys(summary.entries).filter((name) => name.startsWith('scans'))).toEqual(parts);
+    expect(parts.flatMap((part) => ndjson(entries, part)).map((scan) => new Date(scan.created_at as string).getTime())).toEqual(times.map((time) => time.getTime()));
+    await eraseAccount(db, account.id);
   });
 
   it('lets only owners download or delete', async () => {
@@ -276,7 +301,7 @@ describe("the owner's data rights", () => {
     const admin = (args: string[]) => runCommand({ db, config: { ...config, siteUrl: app.config.siteUrl }, secretBox: () => loadSecretBox(config) }, args);
     const out = path.join(tmp, 'shop.zip');
     const result = (await admin(['accounts', 'export', '--account', shop.owner.accountId, '--out', out])) as { bytes: number; entries: Record<string, number> };
-    expect(result.entries['scans.ndjson']).toBe(shop.scans);
+    expect(result.entries['scans-0001.ndjson']).toBe(shop.scans);
     expect((await fs.stat(out)).size).toBe(result.bytes);
     expect(ndjson(await unzip(await fs.readFile(out)), 'codes.ndjson').length).toBeGreaterThanOrEqual(2);
 
@@ -287,6 +312,30 @@ describe("the owner's data rights", () => {
     expect(isUserError(unknown)).toBe(true);
     // Only the finished ZIP: no half file, no temporary one left beside it.
     expect(await fs.readdir(tmp)).toEqual(['shop.zip']);
+  });
+
+  it('removes its hidden partial file when the CLI export is stopped by Ctrl-C', async () => {
+    const dir = await fs.mkdtemp(path.join(tmp, 'stopped-'));
+    const account = await createBareAccount(db, { name: 'Stopped export' });
+    // Holds the export at its read of the webhook, its partial file half written.
+    const endLock = await held((trx) => sql`lock table webhook_endpoints in access exclusive mode`.execute(trx));
+    const child = spawn(process.execPath, [builtEntry('src/cli/main.ts'), 'accounts', 'export', '--account', account.id, '--out', path.join(dir, 'out.zip')], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATABASE_URL: connectionString },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<string | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
+    try {
+      await expect.poll(() => waitingForLock('select "url"'), { timeout: 20_000 }).toBe(true);
+      expect(await fs.readdir(dir)).toEqual([expect.stringMatching(/^\.out\.zip\.[0-9a-f]{12}\.partial$/)]);
+      child.kill('SIGINT');
+      // Ended by the signal itself, as an export without the cleanup would have been (a shell shows 130).
+      expect(await exited).toBe('SIGINT');
+      expect(await fs.readdir(dir)).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+      await endLock();
+    }
   });
 
   it('refuses to delete when the typed name differs, and erases everything when it matches', async () => {
