@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Logger } from 'pino';
+import { DAY_END_GRACE_MS } from '../audience/visitor-days.js';
 import { syncDirectory } from '../durable-files.js';
 import { prepareScanBatch, type PreparedScanBatch, SCAN_BATCH_LIFETIME_DAYS, type ScanEvent } from './scan-batch.js';
 
@@ -66,7 +67,9 @@ const STAMP_BYTES = 8;
  * A scan as journaled: [codeId, accountId, at (ms), device, os, browser, destinationUrl, referrerHost, bot,
  * country, region, city, language, visitor]. The last five came with audience analytics (issue 27): a record of
  * an earlier version ends at `bot`, and its scans replay with none of them (null), as that version knew none. The
- * visitor is the day's keyed hash, never the address (src/audience/visitor-hash.ts).
+ * visitor is the day's keyed hash, never the address (src/audience/visitor-hash.ts). It must not outlive its day:
+ * a scan read after its day has ended (and DAY_END_GRACE_MS) comes back without it, so a replay cannot write it
+ * and records set aside do not keep it (`read`); until then, a file not yet replayed holds it.
  */
 type JournaledScan = [
   string, string, number | null, string, string, string, string, string | null, 0 | 1,
@@ -345,14 +348,23 @@ export class ScanJournal {
     // A record too old to replay may hold a batch committed before its process stopped whose id pruning has since
     // deleted from scan_batches: written again, it would count its scans twice and send their webhooks again under
     // new ids. Such records are copied to `<file>.expired` for the operator, and not written.
-    const oldestReplayed = this.options.now() - this.options.replayWithinMs;
+    const now = this.options.now();
+    const oldestReplayed = now - this.options.replayWithinMs;
+    // Visitors of days that have ended (their secret destroyed, or about to be) are dropped as records are read.
+    const firstLiveDay = Math.floor((now - DAY_END_GRACE_MS) / DAY_MS);
     const expired = records.filter(({ start }) => appendedAt(bytes, start, mtimeMs) < oldestReplayed);
     let expiredFile: string | undefined;
     if (expired.length > 0) {
       expiredFile = file.replace(/\.journal$/, '') + '.expired';
-      // Written whole each time the file is read (a replay that failed reads it again), so it holds each record once.
-      await writeDurably(expiredFile, Buffer.concat(expired.map(({ start, end }) => bytes.subarray(start, end))));
-      const scans = expired.reduce((sum, { start, end }) => sum + (decodeRecord(bytes, start, end)?.size ?? 0), 0);
+      // Written whole each time the file is read (a replay that failed reads it again), so it holds each record once;
+      // rewritten without the visitors of ended days (all of them, records this old), keeping each one's stamp. A
+      // record that cannot be read (a valid checksum over bytes that are not a batch) is copied as it is.
+      const setAside = expired.map(({ start, end }) => {
+        const batch = decodeRecord(bytes, start, end, firstLiveDay);
+        return batch ? encodeRecord(batch, appendedAt(bytes, start, mtimeMs)) : bytes.subarray(start, end);
+      });
+      await writeDurably(expiredFile, Buffer.concat(setAside));
+      const scans = expired.reduce((sum, { start, end }) => sum + (decodeRecord(bytes, start, end, firstLiveDay)?.size ?? 0), 0);
       if (!this.expiredCounted.has(file)) {
         this.expiredCounted.add(file);
         this.stats.expiredScans += scans;
@@ -368,7 +380,7 @@ export class ScanJournal {
     const logger = this.logger;
     function* batches(): Generator<PreparedScanBatch> {
       for (const { start, end } of fresh) {
-        const batch = decodeRecord(bytes, start, end);
+        const batch = decodeRecord(bytes, start, end, firstLiveDay);
         if (batch) yield batch;
         else logger.error({ file: path.basename(file), offset: start }, 'scan journal record with a valid checksum could not be read; skipped');
       }
@@ -467,20 +479,24 @@ function appendedAt(bytes: Buffer, start: number, fileMtimeMs: number): number {
   return bytes.readUInt32LE(start) === MAGIC_V2 ? bytes.readDoubleLE(start + HEADER_BYTES) : fileMtimeMs;
 }
 
-function decodeRecord(bytes: Buffer, start: number, end: number): PreparedScanBatch | undefined {
+/** The record's batch, its scans of UTC days before `firstLiveDay` (days since 1970) without their visitor. */
+function decodeRecord(bytes: Buffer, start: number, end: number, firstLiveDay: number): PreparedScanBatch | undefined {
   const payloadStart = start + HEADER_BYTES + (bytes.readUInt32LE(start) === MAGIC_V2 ? STAMP_BYTES : 0);
-  return decodePayload(bytes.subarray(payloadStart, end));
+  return decodePayload(bytes.subarray(payloadStart, end), firstLiveDay);
 }
 
-function decodePayload(payload: Buffer): PreparedScanBatch | undefined {
+function decodePayload(payload: Buffer, firstLiveDay: number): PreparedScanBatch | undefined {
   try {
     const { id, scans } = JSON.parse(payload.toString('utf8')) as { id: string; scans: JournaledScan[] };
     const events: ScanEvent[] = scans.map(([codeId, accountId, at, device, os, browser, destinationUrl, referrerHost, bot, country, region, city, language, visitor]) => ({
       codeId, accountId, at: new Date(at ?? Number.NaN), device, os, browser, destinationUrl, referrerHost,
-      country: country ?? null, region: region ?? null, city: city ?? null, language: language ?? null, visitor: visitor ?? null,
+      country: country ?? null, region: region ?? null, city: city ?? null, language: language ?? null,
+      // A scan of an ended day cannot be judged any more (its day's pairs are gone): its hash is only a risk now.
+      visitor: visitor != null && at !== null && Math.floor(at / DAY_MS) >= firstLiveDay ? visitor : null,
       bot: bot === 1,
     }));
-    // The same scans in the same order give the same statement parameter: the batch is written as it was formed.
+    // The same scans in the same order give the same statement parameter: the batch is written as it was formed
+    // (but for visitors of ended days; a write of it that committed keeps the batch id, so this one changes nothing).
     return prepareScanBatch(events, id);
   } catch {
     return undefined;

@@ -8,6 +8,7 @@ import { prepareScanBatch, type ScanEvent } from '../../src/redirect/scan-batch.
 import { ScanJournal } from '../../src/redirect/scan-journal.js';
 
 const silent = pino({ level: 'silent' });
+const DAY = 86_400_000;
 const dirs: string[] = [];
 afterAll(async () => {
   await Promise.all(dirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
@@ -44,12 +45,14 @@ describe('a journaled batch', () => {
       scan({ country: 'DE', region: 'Bavaria', city: 'Munich', language: 'de', visitor: 'AAAAAAAAAAAAAAAAAAAAAA' }),
       scan({ country: null, language: 'fr', visitor: null }),
     ]);
-    const written = await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent);
+    // The scans' own day (their visitors are kept while it lasts), whatever day the test runs.
+    const sameDay = () => Date.parse('2026-11-27T09:30:00Z');
+    const written = await ScanJournal.open({ dir, maxBytes: 1024 * 1024, now: sameDay }, silent);
     expect(await written.append([audience])).toBe(true);
     await written.close();
     await fs.writeFile(path.join(dir, 'previous.journal'), previousVersionRecord('scb_previous', [scan(), scan({ referrerHost: 'news.example' })]));
 
-    const reader = await ScanJournal.open({ dir, maxBytes: 1024 * 1024 }, silent);
+    const reader = await ScanJournal.open({ dir, maxBytes: 1024 * 1024, now: sameDay }, silent);
     const batches = [];
     for (const file of await reader.claimAbandoned()) batches.push(...(await reader.read(file)).batches);
     await reader.close();
@@ -62,5 +65,48 @@ describe('a journaled batch', () => {
       { country: null, region: null, city: null, language: null, visitor: null },
       { country: null, region: null, city: null, language: null, visitor: null },
     ]);
+  });
+});
+
+describe('a journaled visitor hash', () => {
+  const today = Date.UTC(2026, 10, 28, 0, 5); // five minutes into the day: the day before has ended, grace included
+  const visitorOf = (letter: string) => letter.repeat(22);
+
+  async function journalFrom(appendedAt: number, batches: ReturnType<typeof prepareScanBatch>[]) {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-journal-visitors-'));
+    dirs.push(dir);
+    const written = await ScanJournal.open({ dir, maxBytes: 1024 * 1024, now: () => appendedAt }, silent);
+    expect(await written.append(batches)).toBe(true);
+    await written.close();
+    return dir;
+  }
+
+  it('is not replayed once its day has ended: the scan is written without it (unique not known), today\'s keep theirs', async () => {
+    const yesterday = prepareScanBatch([
+      scan({ at: new Date(today - 8 * 60_000), visitor: visitorOf('Y') }),
+      scan({ at: new Date(today - 6 * 60_000), visitor: visitorOf('X') }),
+      scan({ at: new Date(today - 30_000), visitor: visitorOf('T') }),
+    ]);
+    const dir = await journalFrom(today - 20_000, [yesterday]);
+    const reader = await ScanJournal.open({ dir, maxBytes: 1024 * 1024, now: () => today }, silent);
+    const batches = [];
+    for (const file of await reader.claimAbandoned()) batches.push(...(await reader.read(file)).batches);
+    await reader.close();
+    expect(batches.map((batch) => batch.id)).toEqual([yesterday.id]);
+    // 23:57 and 23:59 of the day before are past its end and grace; 00:04:30 is today's (read at 00:05).
+    expect(batches[0]!.scans.map((s) => s.visitor)).toEqual([null, null, visitorOf('T')]);
+    expect(batches[0]!.rows).not.toContain(visitorOf('Y'));
+  });
+
+  it('is not kept in the records set aside as too old to replay', async () => {
+    const old = prepareScanBatch([scan({ at: new Date(today - 40 * DAY), visitor: visitorOf('Q') })]);
+    const dir = await journalFrom(today - 40 * DAY, [old]);
+    const reader = await ScanJournal.open({ dir, maxBytes: 1024 * 1024, now: () => today }, silent);
+    let expiredFile: string | undefined;
+    for (const file of await reader.claimAbandoned()) expiredFile ??= (await reader.read(file)).expiredFile;
+    await reader.close();
+    const setAside = await fs.readFile(expiredFile!, 'utf8');
+    expect(setAside).toContain(old.scans[0]!.codeId); // the scan is there for the operator to compare
+    expect(setAside).not.toContain(visitorOf('Q'));
   });
 });
