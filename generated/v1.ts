@@ -447,8 +447,12 @@ export interface components {
          * @description `true` when this was the first scan of this code by this visitor (same address and browser) in its UTC day,
          *     `false` for the visitor's later scans of the code that day. The visitor is a keyed hash that changes every
          *     UTC day and cannot be traced back to an address. `null` when it is not known: scans recorded before qroute
-         *     counted visitors, and scans recorded while the day's visitor key could not be read (database unavailable
-         *     as the day began).
+         *     counted visitors; scans without a usable client address (the connection closed before the scan was
+         *     recorded, or, behind a trusted proxy (`TRUST_PROXY`), an `X-Forwarded-For` hop that is not an address,
+         *     such as `unknown` or junk); scans recorded while the day's visitor key could not be read in time (the
+         *     database did not answer within a second as the day began, or the instance started during a database
+         *     outage); and scans written from the scan journal after their UTC day had ended (an outage that lasted past
+         *     midnight).
          */
         ScanUnique: boolean | null;
         /**
