@@ -134,15 +134,18 @@ describe('CSV export', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="flyer-spring-edition-scans-\d{4}-\d{2}-\d{2}\.csv"$/);
     const [header, ...records] = parseCsv(await response.text());
-    expect(header).toEqual(['created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host']);
+    // The audience columns come last, empty for scans recorded without one (as these are inserted).
+    expect(header).toEqual(['created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host', 'country', 'region', 'city', 'language', 'unique']);
     expect(records).toEqual(
-      inserted.map((scan) => [scan.at.toISOString(), scan.device, scan.os, scan.browser, 'https://example.com/menu', scan.referrer ?? '']),
+      inserted.map((scan) => [scan.at.toISOString(), scan.device, scan.os, scan.browser, 'https://example.com/menu', scan.referrer ?? '', '', '', '', '', '']),
     );
 
     const account = await http.get('/analytics/scans.csv');
     expect(account.headers.get('content-disposition')).toMatch(/^attachment; filename="acme-bakery-all-codes-scans-[\d-]+\.csv"$/);
     const [accountHeader, ...accountRecords] = parseCsv(await account.text());
-    expect(accountHeader).toEqual(['code_id', 'code_name', 'created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host']);
+    expect(accountHeader).toEqual([
+      'code_id', 'code_name', 'created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host', 'country', 'region', 'city', 'language', 'unique',
+    ]);
     expect(accountRecords.filter((record) => record[0] === code.id).map((record) => [record[1], record[2]])).toEqual(
       inserted.map((scan) => ['Flyer, "spring" edition', scan.at.toISOString()]),
     );
@@ -179,14 +182,15 @@ describe('scans over time in the viewer’s zone', () => {
     expect(table.get(dayLabel(threeDaysAgo, TOKYO))).toBe(3);
     expect([...table.values()].reduce((a, b) => a + b, 0)).toBe(5);
     expect([...table.keys()].at(-1)).toBe(dayLabel(Date.now(), TOKYO));
-    expect(inTokyo).toContain('5 human scans in the last 7 days.');
+    expect(inTokyo).toContain('5 human scans, 0 unique, in the last 7 days.');
     // Lifetime totals: people and bots.
     expect(inTokyo).toMatch(/Total scans<\/p><p class="value">9</);
     expect(inTokyo).toMatch(/Human scans<\/p><p class="value">5</);
     expect(inTokyo).toMatch(/Bot scans<\/p><p class="value">4</);
     // Breakdowns with shares; the zone does not change them.
-    expect(inTokyo).toContain('<th scope="row">Mobile</th><td class="numeric">3</td><td class="numeric">60%</td>');
-    expect(inTokyo).toContain('<th scope="row">Desktop</th><td class="numeric">2</td><td class="numeric">40%</td>');
+    // Each kind links to the page filtered by it; scans, unique scans (none recorded for these), share.
+    expect(inTokyo).toMatch(/<th scope="row"><a href="[^"]*&amp;device=mobile">Mobile<\/a><\/th><td class="numeric">3<\/td><td class="numeric">0<\/td><td class="numeric">60%<\/td>/);
+    expect(inTokyo).toMatch(/<th scope="row"><a href="[^"]*&amp;device=desktop">Desktop<\/a><\/th><td class="numeric">2<\/td><td class="numeric">0<\/td><td class="numeric">40%<\/td>/);
 
     // The cookie app.js sets gives the same days; UTC puts the same scans a day earlier.
     const byCookie = await fetch(`${app.origin}/codes/${code.id}/analytics?range=7d`, { headers: { cookie: `${http.cookie}; qroute_tz=Asia%2FTokyo` } });
