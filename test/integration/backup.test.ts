@@ -51,6 +51,12 @@ async function rowCounts(db: Database): Promise<Record<string, number>> {
   return counts;
 }
 
+async function unloggedTables(db: Database): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select relname as name from pg_class where relkind = 'r' and relpersistence = 'u' and relnamespace = 'public'::regnamespace`.execute(db);
+  return rows.map((r) => r.name);
+}
+
 describe('admin backup and admin restore (embedded database)', () => {
   it('backs up the running database while it is written and restores it into a new DATA_DIR with the same rows in every table', async () => {
     const before = await rowCounts(cluster.db);
@@ -86,7 +92,13 @@ describe('admin backup and admin restore (embedded database)', () => {
     const db = createDatabase(restored.connectionString(), { logger: pino({ level: 'silent' }) });
     try {
       const copy = await rowCounts(db);
-      expect({ ...copy, scan_groups: before.scan_groups }).toEqual(before);
+      // Unlogged tables (the day's visitor hashes) come back empty, as after a crash: a backup carries none of them.
+      const unlogged = await unloggedTables(db);
+      expect(unlogged).toContain('scan_visitors');
+      expect(before.scan_visitors).toBeGreaterThan(0);
+      for (const name of unlogged) expect(copy[name], name).toBe(0);
+      const logged = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).filter(([name]) => !unlogged.includes(name)));
+      expect(logged({ ...copy, scan_groups: before.scan_groups! })).toEqual(logged(before));
       expect(copy.scan_groups).toBeGreaterThanOrEqual(before.scan_groups!);
       expect(copy.scan_groups).toBeLessThanOrEqual(after.scan_groups!);
       expect((copy.scan_groups! - before.scan_groups!) % 10).toBe(0);
