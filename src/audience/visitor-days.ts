@@ -111,9 +111,16 @@ interface Fetching {
  * When the secret cannot be had (the database is down as the day begins) scans get none (their visitor is null)
  * until a fetch succeeds, tried again every few seconds.
  */
+/** A day's secret; `from` is the day's first millisecond, so a scan's time is matched without formatting it. */
+interface DaySecret {
+  day: string;
+  secret: Buffer;
+  from: number;
+}
+
 export class VisitorDays {
-  private current: { day: string; secret: Buffer } | undefined;
-  private next: { day: string; secret: Buffer } | undefined;
+  private current: DaySecret | undefined;
+  private next: DaySecret | undefined;
   private fetching: Fetching | undefined;
   private failed: { day: string; until: number } | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -135,8 +142,10 @@ export class VisitorDays {
    * not to answer), and for a time in a day that is over or not yet begun by this process's clock.
    */
   secretFor(at: Date): Buffer | null | Promise<Buffer | null> {
-    const day = utcDay(at.getTime());
-    if (this.current?.day === day) return this.current.secret;
+    const ms = at.getTime();
+    // Every scan of the day but its first ones: a comparison, not a day's name made from the time (toISOString).
+    if (this.current && ms >= this.current.from && ms - this.current.from < DAY_MS) return this.current.secret;
+    const day = utcDay(ms);
     this.turnTo(utcDay(this.now()));
     if (this.current?.day === day) return this.current.secret;
     if (day !== utcDay(this.now())) return null;
@@ -215,8 +224,9 @@ export class VisitorDays {
         if (this.stopped) return secret;
         const today = utcDay(this.now());
         this.turnTo(today);
-        if (day === today) this.current = { day, secret };
-        else if (day > today) this.next = { day, secret };
+        const key = { day, secret, from: Date.parse(`${day}T00:00:00Z`) };
+        if (day === today) this.current = key;
+        else if (day > today) this.next = key;
         return secret;
       },
       (error: unknown) => {
