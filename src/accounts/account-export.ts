@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import { sql } from 'kysely';
-import { oldestScanRows, type ScanCursor } from '../db/scan-pages.js';
+import { liveFilesOf } from '../db/live-files.js';
+import { oldestScanPages } from '../db/scan-pages.js';
 import type { Database } from '../db/schema/index.js';
 import { AccountNotFoundError } from './account-service.js';
 import { ZipWriter } from './zip-writer.js';
@@ -152,32 +153,14 @@ export async function exportAccount(db: Database, accountId: string, out: Writab
     await table(`scans-${String(part).padStart(4, '0')}.ndjson`, upTo(options.scansPerPart ?? SCANS_PER_PART));
   }
 
-  const files = reader.byId('files.ndjson', (after) =>
-    db
-      .selectFrom('files')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('deleted_at', 'is', null)
-      .where('sha256', '!=', '')
-      .$if(after !== undefined, (q) => q.where('id', '>', after!))
-      .orderBy('id')
-      .limit(pageSize)
-      .execute(),
-  );
-  await table('files.ndjson', files);
+  // The account's stored files (not deleted, bytes all written), read twice: described first, then their bytes.
+  const storedFiles = (entry: string) =>
+    reader.byId(entry, (after) =>
+      liveFilesOf(db, accountId).selectAll().where('sha256', '!=', '').$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(pageSize).execute(),
+    );
+  await table('files.ndjson', storedFiles('files.ndjson'));
   entries['files/'] = 0;
-  for await (const file of reader.byId('files/', (after) =>
-    db
-      .selectFrom('files')
-      .select(['id', 'original_name'])
-      .where('account_id', '=', accountId)
-      .where('deleted_at', 'is', null)
-      .where('sha256', '!=', '')
-      .$if(after !== undefined, (q) => q.where('id', '>', after!))
-      .orderBy('id')
-      .limit(pageSize)
-      .execute(),
-  )) {
+  for await (const file of storedFiles('files/')) {
     await zip.addBytes(`files/${file.id}/${safeName(file.original_name)}`, chunksOf(db, file.id));
     entries['files/']++;
   }
@@ -259,21 +242,16 @@ function codesOf(db: Database, accountId: string) {
 
 /**
  * Every column of the `scans` view (one row per scan), code by code, each code's scans oldest first in pages of
- * `pageSize` scans (src/codes/scan-pages.ts, the CSV export's pages): a page of groups could hold 500 times as many
+ * `pageSize` scans (src/db/scan-pages.ts, as the CSV export pages them): a page of groups could hold 500 times as many
  * scans. Scans recorded after the export began are left for the next one.
  */
 async function* scansOf(db: Database, accountId: string, reader: PageReader): AsyncGenerator<object> {
   const { rows } = await sql<{ id: number }>`select coalesce(max(id), 0) as id from scan_groups`.execute(db);
   const lastGroupId = rows[0]!.id;
   for await (const code of reader.byId('scans', (after) => codesOf(db, accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(reader.pageSize).execute())) {
-    let after: ScanCursor | undefined;
-    for (;;) {
-      const page = await oldestScanRows(db, code.id, lastGroupId, reader.pageSize, after);
+    for await (const page of oldestScanPages(db, code.id, lastGroupId, reader.pageSize)) {
       reader.onPage?.('scans', page.length);
       for (const { at_us: _at, ...scan } of page) yield scan;
-      if (page.length < reader.pageSize) break;
-      const last = page[page.length - 1]!;
-      after = { atMicros: last.at_us, groupId: last.group_id, position: last.position };
     }
   }
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { newestScansOfCode } from '../codes/qr-code-service.js';
 import type { Db } from '../db/schema/index.js';
-import { newestScanRows } from '../codes/scan-pages.js';
+import { newestScanRows } from '../db/scan-pages.js';
 import { type AnalyticsScope, assertScope, foldedThroughId, inOneSnapshot } from './scope.js';
 
 export interface RecentScan {

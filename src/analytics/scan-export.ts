@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { liveScanCount } from '../codes/scan-counts.js';
 import type { Db } from '../db/schema/index.js';
 import { csvRow } from './csv.js';
-import { oldestScanRows } from '../codes/scan-pages.js';
+import { oldestScanPages, type TimedScanRow } from '../db/scan-pages.js';
 import { filterConditions } from './hour-rows.js';
 import type { ScanFilters } from './scan-filters.js';
 import { type AnalyticsScope, assertScope } from './scope.js';
@@ -24,23 +24,8 @@ export interface ScanExportOptions {
   filters?: ScanFilters;
 }
 
-interface ExportRow {
-  group_id: number;
-  position: number;
-  qr_code_id: string;
-  /** Microseconds since the epoch: the keyset cursor must be exact, and a JS Date keeps only milliseconds. */
-  at_us: number;
-  device: string;
-  os: string;
-  browser: string;
-  destination_url: string | null;
-  referrer_host: string | null;
-  country: string | null;
-  region: string | null;
-  city: string | null;
-  language: string | null;
-  is_unique: boolean | null;
-}
+/** A scan as exported: scansOfCodes reads no `created_at`, only `at_us`. */
+type ExportRow = Omit<TimedScanRow, 'created_at'>;
 
 interface CodeToExport {
   id: string;
@@ -140,17 +125,11 @@ export function groupCodes<T extends { scans: number }>(codes: readonly T[], pag
 
 /**
  * One code's scans in groups up to `lastId`, oldest first, `pageSize` per query, walking scan_groups_code_newest
- * backwards (src/analytics/scan-pages.ts).
+ * backwards (src/db/scan-pages.ts).
  */
 async function* codeScanPages(read: PageReader, codeId: string): AsyncGenerator<ExportRow[]> {
-  const { db, lastId, pageSize } = read;
-  let after: ExportRow | undefined;
-  for (;;) {
-    const cursor = after && { atMicros: after.at_us, groupId: after.group_id, position: after.position };
-    const rows = await oldestScanRows(db, codeId, lastId, pageSize, cursor, read.groupsWhere);
+  for await (const rows of oldestScanPages(read.db, codeId, read.lastId, read.pageSize, read.groupsWhere)) {
     if (rows.length > 0) yield rows;
-    if (rows.length < pageSize) return;
-    after = rows[rows.length - 1];
   }
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { codeLimitOf } from '../accounts/plans.js';
-import { newestScanRowsOfCode } from './scan-pages.js';
+import { newestScanRowsOfCode } from '../db/scan-pages.js';
 import { isLiveCodeOf, liveCodesOf } from '../db/live-codes.js';
 import type { Db } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
@@ -237,7 +237,7 @@ export async function listRecentScans(
   return { total: code.scan_count, scans: await newestScansOfCode(db, input.id, RECENT_SCANS_LIMIT) };
 }
 
-/** A code's newest scans, newest first (see src/analytics/scan-pages.ts for what it reads); no ownership check. */
+/** A code's newest scans, newest first (see src/db/scan-pages.ts for what it reads); no ownership check. */
 export async function newestScansOfCode(db: Db, codeId: string, limit: number): Promise<Scan[]> {
   const rows = await newestScanRowsOfCode(db, codeId, limit);
   return rows.map((row) => ({

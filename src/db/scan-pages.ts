@@ -80,6 +80,9 @@ function newestScanRowsFrom(codeId: RawBuilder<unknown> | string, limit: number,
 }
 
 /** Where an oldest-first page ended: its last scan's time in microseconds (exact), group and position. */
+/** A scan with its time in microseconds since the epoch: a JS Date keeps only milliseconds, a cursor must be exact. */
+export type TimedScanRow = ScanPageRow & { at_us: number };
+
 export interface ScanCursor {
   atMicros: number;
   groupId: number;
@@ -100,7 +103,7 @@ export async function oldestScanRows(
   limit: number,
   after?: ScanCursor,
   groupsWhere: RawBuilder<unknown> = sql``,
-): Promise<Array<ScanPageRow & { at_us: number }>> {
+): Promise<TimedScanRow[]> {
   const cursorAt = after
     ? sql`(timestamptz 'epoch' + (${String(after.atMicros)} || ' microseconds')::interval)`
     : sql`'-infinity'::timestamptz`;
@@ -111,7 +114,7 @@ export async function oldestScanRows(
       where qr_code_id = ${codeId} and id <= ${lastGroupId} and first_at >= date_trunc('second', ${cursorAt}) + interval '1 second'
         ${groupsWhere}
       order by first_at, id offset ${limit - 1} limit 1`.execute(snapshot);
-    const { rows } = await sql<ScanPageRow & { at_us: number }>`
+    const { rows } = await sql<TimedScanRow>`
       select (extract(epoch from t.created_at) * 1000000)::bigint as at_us, ${UNPACKED}
       where g.qr_code_id = ${codeId} and g.id <= ${lastGroupId}
         and g.first_at >= date_trunc('second', ${cursorAt}) and g.first_at < ${bound?.until ?? 'infinity'}::timestamptz
@@ -120,4 +123,25 @@ export async function oldestScanRows(
       limit ${limit}`.execute(snapshot);
     return rows;
   });
+}
+
+/**
+ * All of a code's scans among the groups up to `lastGroupId`, as oldestScanRows pages them, oldest first: page after
+ * page, each continuing from the last row of the one before, up to a short page (which may be empty).
+ */
+export async function* oldestScanPages(
+  db: Db,
+  codeId: string,
+  lastGroupId: number,
+  pageSize: number,
+  groupsWhere?: RawBuilder<unknown>,
+): AsyncGenerator<TimedScanRow[]> {
+  let after: ScanCursor | undefined;
+  for (;;) {
+    const page = await oldestScanRows(db, codeId, lastGroupId, pageSize, after, groupsWhere);
+    yield page;
+    if (page.length < pageSize) return;
+    const last = page[page.length - 1]!;
+    after = { atMicros: last.at_us, groupId: last.group_id, position: last.position };
+  }
 }

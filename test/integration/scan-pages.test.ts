@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newestScanRows, newestScanRowsOfCode, oldestScanRows, type ScanCursor } from '../../src/codes/scan-pages.js';
+import { newestScanRows, newestScanRowsOfCode, oldestScanRows, type ScanCursor } from '../../src/db/scan-pages.js';
 import { newId } from '../../src/ids.js';
 import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
 import { type TestDatabase, useTestDatabase } from '../support/database.js';
