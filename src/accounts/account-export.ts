@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
-import { sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { keysetPages } from '../db/keyset-pages.js';
 import { liveFilesOf } from '../db/live-files.js';
 import { oldestScanPages } from '../db/scan-pages.js';
 import type { Database } from '../db/schema/index.js';
@@ -67,80 +68,34 @@ export async function exportAccount(db: Database, accountId: string, out: Writab
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const entries: Record<string, number> = {};
   const zip = new ZipWriter(out);
-  const reader = new PageReader(pageSize, options.onPage);
+  const pages = new Pages(pageSize, options.onPage);
 
   /** An NDJSON entry of every row the pages give, counted. */
   const table = async (name: string, rows: AsyncIterable<object>) => {
     entries[name] = 0;
     await zip.addText(name, lines(rows, () => entries[name]!++));
   };
+  /** An NDJSON entry of every row a query selects, read in pages by id. */
+  const tableOf = <DB, TB extends keyof DB, Row extends { id: unknown }>(name: string, query: SelectQueryBuilder<DB, TB, Row>) => table(name, pages.rows(name, query, 'id'));
 
   await zip.addText('README.txt', [EXPORT_README]);
   await zip.addText('account.json', [`${JSON.stringify(account, null, 2)}\n`]);
   entries['account.json'] = 1;
 
-  await table(
-    'people.ndjson',
-    reader.byId('people.ndjson', (after) =>
-      db.selectFrom('users').select(['id', 'email', 'role', 'created_at', 'password_changed_at']).where('account_id', '=', accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(pageSize).execute(),
-    ),
-  );
-  await table(
+  await tableOf('people.ndjson', db.selectFrom('users').select(['id', 'email', 'role', 'created_at', 'password_changed_at']).where('account_id', '=', accountId));
+  await tableOf(
     'invitations.ndjson',
-    reader.byId('invitations.ndjson', (after) =>
-      db
-        .selectFrom('invitations')
-        .select(['id', 'email', 'role', 'invited_by_user_id', 'created_at', 'expires_at', 'accepted_at', 'revoked_at'])
-        .where('account_id', '=', accountId)
-        .$if(after !== undefined, (q) => q.where('id', '>', after!))
-        .orderBy('id')
-        .limit(pageSize)
-        .execute(),
-    ),
+    db.selectFrom('invitations').select(['id', 'email', 'role', 'invited_by_user_id', 'created_at', 'expires_at', 'accepted_at', 'revoked_at']).where('account_id', '=', accountId),
   );
-  await table(
+  await tableOf(
     'api-keys.ndjson',
-    reader.byId('api-keys.ndjson', (after) =>
-      db
-        .selectFrom('api_keys')
-        .select(['id', 'name', 'prefix', 'last_four', 'created_at', 'last_used_at', 'revoked_at', 'created_by_user_id'])
-        .where('account_id', '=', accountId)
-        .$if(after !== undefined, (q) => q.where('id', '>', after!))
-        .orderBy('id')
-        .limit(pageSize)
-        .execute(),
-    ),
+    db.selectFrom('api_keys').select(['id', 'name', 'prefix', 'last_four', 'created_at', 'last_used_at', 'revoked_at', 'created_by_user_id']).where('account_id', '=', accountId),
   );
   const siteUrl = options.siteUrl?.replace(/\/$/, '');
-  await table(
-    'codes.ndjson',
-    withShortUrl(
-      siteUrl,
-      reader.byId('codes.ndjson', (after) =>
-        db.selectFrom('qr_codes').selectAll().where('account_id', '=', accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(pageSize).execute(),
-      ),
-    ),
-  );
-  await table(
-    'destination-changes.ndjson',
-    reader.byId('destination-changes.ndjson', (after) =>
-      db
-        .selectFrom('qr_code_destination_changes')
-        .selectAll()
-        .where('qr_code_id', 'in', codesOf(db, accountId))
-        .$if(after !== undefined, (q) => q.where('id', '>', after!))
-        .orderBy('id')
-        .limit(pageSize)
-        .execute(),
-    ),
-  );
-  await table(
-    'design-templates.ndjson',
-    reader.byId('design-templates.ndjson', (after) =>
-      db.selectFrom('design_templates').selectAll().where('account_id', '=', accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(pageSize).execute(),
-    ),
-  );
-  const scans = scansOf(db, accountId, reader)[Symbol.asyncIterator]();
+  await table('codes.ndjson', withShortUrl(siteUrl, pages.rows('codes.ndjson', db.selectFrom('qr_codes').selectAll().where('account_id', '=', accountId), 'id')));
+  await tableOf('destination-changes.ndjson', db.selectFrom('qr_code_destination_changes').selectAll().where('qr_code_id', 'in', codesOf(db, accountId)));
+  await tableOf('design-templates.ndjson', db.selectFrom('design_templates').selectAll().where('account_id', '=', accountId));
+  const scans = scansOf(db, accountId, pages)[Symbol.asyncIterator]();
   let scan = await scans.next();
   const upTo = async function* (count: number) {
     for (let taken = 0; taken < count && !scan.done; taken++) {
@@ -154,10 +109,7 @@ export async function exportAccount(db: Database, accountId: string, out: Writab
   }
 
   // The account's stored files (not deleted, bytes all written), read twice: described first, then their bytes.
-  const storedFiles = (entry: string) =>
-    reader.byId(entry, (after) =>
-      liveFilesOf(db, accountId).selectAll().where('sha256', '!=', '').$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(pageSize).execute(),
-    );
+  const storedFiles = (entry: string) => pages.rows(entry, liveFilesOf(db, accountId).selectAll().where('sha256', '!=', ''), 'id');
   await table('files.ndjson', storedFiles('files.ndjson'));
   entries['files/'] = 0;
   for await (const file of storedFiles('files/')) {
@@ -172,67 +124,36 @@ export async function exportAccount(db: Database, accountId: string, out: Writab
     .executeTakeFirst();
   await zip.addText('webhook.json', [`${JSON.stringify(webhook ?? null, null, 2)}\n`]);
   entries['webhook.json'] = webhook ? 1 : 0;
-  await table(
+  await tableOf(
     'webhook-deliveries.ndjson',
-    reader.byId('webhook-deliveries.ndjson', (after) =>
-      db
-        .selectFrom('webhook_deliveries')
-        .select(['id', 'qr_code_id', 'event', 'body', 'status', 'attempt_count', 'next_attempt_at', 'last_attempt_at', 'last_status_code', 'last_error', 'created_at', 'completed_at'])
-        .where('account_id', '=', accountId)
-        .$if(after !== undefined, (q) => q.where('id', '>', after!))
-        .orderBy('id')
-        .limit(pageSize)
-        .execute(),
-    ),
+    db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'qr_code_id', 'event', 'body', 'status', 'attempt_count', 'next_attempt_at', 'last_attempt_at', 'last_status_code', 'last_error', 'created_at', 'completed_at'])
+      .where('account_id', '=', accountId),
   );
-  await table(
+  await tableOf(
     'webhook-attempts.ndjson',
-    reader.byKey(
-      'webhook-attempts.ndjson',
-      (after: number | undefined) =>
-        db
-          .selectFrom('webhook_attempts')
-          .selectAll()
-          .where('delivery_id', 'in', db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', accountId))
-          .$if(after !== undefined, (q) => q.where('id', '>', after!))
-          .orderBy('id')
-          .limit(pageSize)
-          .execute(),
-      (row) => row.id,
-    ),
+    db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', accountId)),
   );
-  await table(
-    'imports.ndjson',
-    reader.byId('imports.ndjson', (after) =>
-      db.selectFrom('imports').selectAll().where('account_id', '=', accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(pageSize).execute(),
-    ),
-  );
-  await table('import-rows.ndjson', importRowsOf(db, accountId, reader));
+  await tableOf('imports.ndjson', db.selectFrom('imports').selectAll().where('account_id', '=', accountId));
+  await table('import-rows.ndjson', importRowsOf(db, accountId, pages));
 
   await zip.end();
   return { entries };
 }
 
-/** Pages of rows by a growing key: each query starts after the last row of the one before. */
-class PageReader {
+/** Rows of queries read in keyset pages (src/db/keyset-pages.ts), each page told to `onPage` under its entry's name. */
+class Pages {
   constructor(
     readonly pageSize: number,
     readonly onPage: ExportOptions['onPage'],
   ) {}
 
-  async *byKey<Row, Key>(entry: string, read: (after: Key | undefined) => Promise<Row[]>, keyOf: (row: Row) => Key): AsyncGenerator<Row> {
-    let after: Key | undefined;
-    for (;;) {
-      const page = await read(after);
+  async *rows<DB, TB extends keyof DB, Row, Key extends keyof Row & string>(entry: string, query: SelectQueryBuilder<DB, TB, Row>, key: Key): AsyncGenerator<Row> {
+    for await (const page of keysetPages(query, key, this.pageSize)) {
       this.onPage?.(entry, page.length);
       yield* page;
-      if (page.length < this.pageSize) return;
-      after = keyOf(page[page.length - 1]!);
     }
-  }
-
-  byId<Row extends { id: string }>(entry: string, read: (after: string | undefined) => Promise<Row[]>): AsyncGenerator<Row> {
-    return this.byKey(entry, read, (row) => row.id);
   }
 }
 
@@ -245,28 +166,21 @@ function codesOf(db: Database, accountId: string) {
  * `pageSize` scans (src/db/scan-pages.ts, as the CSV export pages them): a page of groups could hold 500 times as many
  * scans. Scans recorded after the export began are left for the next one.
  */
-async function* scansOf(db: Database, accountId: string, reader: PageReader): AsyncGenerator<object> {
+async function* scansOf(db: Database, accountId: string, pages: Pages): AsyncGenerator<object> {
   const { rows } = await sql<{ id: number }>`select coalesce(max(id), 0) as id from scan_groups`.execute(db);
   const lastGroupId = rows[0]!.id;
-  for await (const code of reader.byId('scans', (after) => codesOf(db, accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(reader.pageSize).execute())) {
-    for await (const page of oldestScanPages(db, code.id, lastGroupId, reader.pageSize)) {
-      reader.onPage?.('scans', page.length);
+  for await (const code of pages.rows('scans', codesOf(db, accountId), 'id')) {
+    for await (const page of oldestScanPages(db, code.id, lastGroupId, pages.pageSize)) {
+      pages.onPage?.('scans', page.length);
       for (const { at_us: _at, ...scan } of page) yield scan;
     }
   }
 }
 
 /** Each import's rows by line. */
-async function* importRowsOf(db: Database, accountId: string, reader: PageReader): AsyncGenerator<object> {
-  for await (const job of reader.byId('import-rows.ndjson', (after) =>
-    db.selectFrom('imports').select('id').where('account_id', '=', accountId).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(reader.pageSize).execute(),
-  )) {
-    yield* reader.byKey(
-      'import-rows.ndjson',
-      (after: number | undefined) =>
-        db.selectFrom('import_rows').selectAll().where('import_id', '=', job.id).$if(after !== undefined, (q) => q.where('line', '>', after!)).orderBy('line').limit(reader.pageSize).execute(),
-      (row) => row.line,
-    );
+async function* importRowsOf(db: Database, accountId: string, pages: Pages): AsyncGenerator<object> {
+  for await (const job of pages.rows('import-rows.ndjson', db.selectFrom('imports').select('id').where('account_id', '=', accountId), 'id')) {
+    yield* pages.rows('import-rows.ndjson', db.selectFrom('import_rows').selectAll().where('import_id', '=', job.id), 'line');
   }
 }
 
