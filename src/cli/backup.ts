@@ -12,6 +12,7 @@ import { startEmbeddedPostgres } from '../db/embedded-postgres.js';
 import { syncDirectory, syncFile } from '../durable-files.js';
 import { SECRET_KEY_FILE } from '../webhooks/secret-box.js';
 import { UsageError } from './args.js';
+import { unloggedExcludes, unloggedMembers } from './unlogged-files.js';
 
 const execFile = promisify(execFileCallback);
 
@@ -77,9 +78,16 @@ export async function backupEmbedded(dataDir: string, outFile: string, logger: L
     const extras = await present(dataDir, SERVICE_FILES);
     // Exit status 1: a file changed while it was read. Expected while the server writes; the WAL replayed at the
     // restored cluster's first start repairs it (which is why the backup copies the WAL at all).
-    const excluded = EXCLUDED.map((pattern) => (pattern.startsWith('pg/') ? `${clusterName}/${pattern.slice(3)}` : pattern));
+    // Unlogged relations' files are left out but their init forks, as pg_basebackup leaves them out: the restore
+    // starts them empty from those, and scan_visitors' pages are the day's visitor hashes (unlogged-files.ts).
+    const excluded = [...EXCLUDED, ...(await unloggedExcludes(pgData))]
+      .map((pattern) => (pattern.startsWith('pg/') ? `${clusterName}/${pattern.slice(3)}` : pattern));
     await tar(['-cf', tarFile, ...asPg, ...excluded.map((pattern) => `--exclude=${pattern}`), '-C', clusterParent, clusterName, '-C', dataDir, ...extras],
       { allowChanged: true });
+    // An unlogged relation given new files while tar ran (made, or rewritten by VACUUM FULL, REINDEX or a
+    // migration) was not among the patterns: what tar took of it goes again, before the archive is compressed.
+    const leftIn = unloggedMembers((await tar(['-tf', tarFile])).split('\n'));
+    if (leftIn.length > 0) await tar(['--delete', '-f', tarFile, ...leftIn]);
     const { rows: [stop] } = await admin.query<{ lsn: string; wal: string; labelfile: string }>(
       'select s.lsn::text, pg_walfile_name(s.lsn) as wal, s.labelfile from pg_backup_stop(false) as s');
 
@@ -162,12 +170,14 @@ async function present(dir: string, names: string[]): Promise<string[]> {
   return found.filter((name): name is string => name !== undefined);
 }
 
-async function tar(args: string[], options: { allowChanged?: boolean } = {}): Promise<void> {
+/** Runs tar; returns what it printed (`-t` lists members, one a line). */
+async function tar(args: string[], options: { allowChanged?: boolean } = {}): Promise<string> {
   try {
-    await execFile('tar', args, { maxBuffer: 16 * 1024 * 1024 });
+    // 64 MiB: a listing of a few hundred thousand files.
+    return (await execFile('tar', args, { maxBuffer: 64 * 1024 * 1024 })).stdout;
   } catch (error) {
     const { code, stderr } = error as { code?: unknown; stderr?: string };
-    if (options.allowChanged && code === 1) return;
+    if (options.allowChanged && code === 1) return '';
     throw new Error(`tar ${args[0]} failed${typeof code === 'number' ? ` (exit ${code})` : ''}: ${(stderr ?? String(error)).trim()}`, { cause: error });
   }
 }

@@ -1,6 +1,8 @@
+import { execFile as execFileCallback } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +16,8 @@ import { startOwnCluster, type OwnCluster } from '../support/own-cluster.js';
 import { scan } from '../support/scan.js';
 import { createTestAccount, startTestApp } from '../support/test-app.js';
 import { createTestCode } from '../support/factories.js';
+
+const execFile = promisify(execFileCallback);
 
 // The CLI works on the embedded database in DATA_DIR: the file's own cluster is one, running as under a server.
 let cluster: OwnCluster;
@@ -57,6 +61,14 @@ async function unloggedTables(db: Database): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
+/** Every unlogged relation with files (tables, their indexes and TOAST), and where those are in the cluster. */
+async function unloggedRelationFiles(db: Database): Promise<Array<{ name: string; file: string }>> {
+  const { rows } = await sql<{ name: string; file: string }>`
+    select relname as name, pg_relation_filepath(oid) as file from pg_class
+    where relpersistence = 'u' and pg_relation_filepath(oid) is not null order by 1`.execute(db);
+  return rows;
+}
+
 describe('admin backup and admin restore (embedded database)', () => {
   it('backs up the running database while it is written and restores it into a new DATA_DIR with the same rows in every table', async () => {
     const before = await rowCounts(cluster.db);
@@ -82,6 +94,19 @@ describe('admin backup and admin restore (embedded database)', () => {
     }
     expect(backup).toMatchObject({ backup: file, walSegments: expect.any(Number) });
     expect((await fs.stat(file)).size).toBe(backup.bytes);
+    // The archive holds no page of the day's visitor hashes: of every unlogged relation (scan_visitors, its
+    // primary key index, ...) only the init fork the restore rebuilds it from, though its other files are on disk.
+    const members = (await execFile('tar', ['-tzf', file])).stdout.split('\n');
+    const unloggedFiles = await unloggedRelationFiles(cluster.db);
+    expect(unloggedFiles.map(({ name }) => name)).toEqual(expect.arrayContaining(['scan_visitors', 'scan_visitors_pkey']));
+    for (const { name, file: relationFile } of unloggedFiles) {
+      await fs.access(path.join(cluster.dataDir, 'pg', relationFile));
+      expect(members, name).toContain(`pg/${relationFile}_init`);
+      const forks = new RegExp(`^pg/${relationFile}(_fsm|_vm)?(\\.\\d+)?$`);
+      expect(members.filter((member) => forks.test(member)), name).toEqual([]);
+    }
+    const { rows: [secrets] } = await sql<{ file: string }>`select pg_relation_filepath('visitor_secrets') as file`.execute(cluster.db);
+    expect(members).toContain(`pg/${secrets!.file}`);
     const after = await rowCounts(cluster.db);
     expect(after.scan_groups).toBeGreaterThan(before.scan_groups!);
 
