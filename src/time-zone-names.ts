@@ -33,6 +33,11 @@ export function currentZoneName(name: string): string {
   return CURRENT_NAMES[name] ?? name;
 }
 
+/** Every rename, old name → current name: the dashboard hands it to app.js, which reads the browser's zone. */
+export function renamedZones(): Readonly<Record<string, string>> {
+  return CURRENT_NAMES;
+}
+
 /** The zones the runtime knows, by their current names, in alphabetical order. */
 export function knownZoneNames(): string[] {
   return Intl.supportedValuesOf('timeZone').map(currentZoneName).sort();

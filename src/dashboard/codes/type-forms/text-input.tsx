@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { TextInput as InputKind } from './index.js';
 import { describedBy, FieldMessages } from './field-message.js';
 import type { FieldProblems } from './field-problems.js';
-import { knownZoneNames } from '../../../time-zone-names.js';
+import { knownZoneNames, renamedZones } from '../../../time-zone-names.js';
 
 // datetime-local can show only a local date and time; a value written with an offset (an import) stays text.
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
@@ -48,10 +48,13 @@ export function TextInput(props: {
   );
 }
 
-/** The zones a time-zone field suggests (any the runtime knows is accepted). */
+/**
+ * The zones a time-zone field suggests (any the runtime knows is accepted). `data-renamed` carries the table of
+ * renamed zones (src/time-zone-names.ts) to app.js, whose browser reports "Asia/Calcutta" for "Asia/Kolkata".
+ */
 export function TimeZoneList() {
   return (
-    <datalist id="time-zones">
+    <datalist id="time-zones" data-renamed={JSON.stringify(renamedZones())}>
       {/* UTC is not among the runtime's zone names (only places are), yet is what an empty field means. */}
       {['UTC', ...knownZoneNames()].map((zone) => (
         <option value={zone} />

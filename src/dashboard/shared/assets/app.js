@@ -16,6 +16,8 @@
     );
   });
   // The viewer's time zone, for analytics buckets: sent with every htmx request and kept in a cookie for full loads.
+  // As the browser names it ("Asia/Calcutta"): the server reads it only through resolveTimeZone, which shows the
+  // current name ("Asia/Kolkata", src/time-zone-names.ts), so the table stays in one place.
   try {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (zone) document.cookie = 'qroute_tz=' + encodeURIComponent(zone) + '; path=/; SameSite=Lax; max-age=31536000';
@@ -106,6 +108,13 @@
   'use strict';
   var browserZone;
   try { browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { /* an old browser: keep the server's guess */ }
+  // The browser names renamed zones by their old names ("Asia/Calcutta"); the zone list (type-forms/text-input.tsx)
+  // carries the server's table of current ones (src/time-zone-names.ts), so a new form shows "Asia/Kolkata".
+  try {
+    var zoneList = document.getElementById('time-zones');
+    var renamed = JSON.parse((zoneList && zoneList.getAttribute('data-renamed')) || '{}');
+    if (browserZone && Object.prototype.hasOwnProperty.call(renamed, browserZone)) browserZone = renamed[browserZone];
+  } catch (e) { /* no usable table: the browser's name */ }
   // A new event or coupon starts in the browser's zone: the server filled in its guess (the zone cookie, else UTC),
   // replaced here while the field still holds it untouched.
   var guessed = document.querySelectorAll('input[data-zone-guess]');
