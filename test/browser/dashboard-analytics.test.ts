@@ -50,6 +50,11 @@ async function uniqueScansOf(codeId: string): Promise<number> {
   return rows[0]!.n;
 }
 
+/** The code named by each row of the account's recent scans, sorted (scans of one minute: their order is the clock's). */
+async function recentCodes(page: Page): Promise<string[]> {
+  return (await page.getByRole('region', { name: 'Recent scans table' }).locator('tbody tr td:first-of-type').allTextContents()).sort();
+}
+
 /** The lifetime counters as the stat grid shows them. */
 async function totals(page: Page, scope: string): Promise<string[]> {
   return page.locator(`${scope} .stat-grid .value`).allTextContents();
@@ -206,6 +211,9 @@ describe('analytics in a browser', () => {
     expect(await page.getByRole('table', { name: 'Device' }).locator('tbody').textContent()).toBe('Mobile43100%');
     expect(await page.getByRole('table', { name: 'Language' }).locator('tbody tr').allTextContents()).toEqual(['German3275%', 'English1125%']);
     expect(await page.getByRole('table', { name: 'Codes by scans' }).locator('tbody tr').allTextContents()).toEqual(['1Menu card32', '2Door sign11']);
+    // A ranked code opens its own analytics as filtered; the recent scans are Germany's too.
+    expect(await page.getByRole('table', { name: 'Codes by scans' }).getByRole('link', { name: 'Menu card' }).getAttribute('href')).toBe(`/codes/${menu.id}/analytics?range=7d&country=DE`);
+    expect(await recentCodes(page)).toEqual(['Door sign', 'Menu card', 'Menu card', 'Menu card']);
     // The heatmap's busiest cell holds them all (scanned within a minute; an hour's edge may split them in two).
     const heatmapCells = (await page.locator('.heatmap tbody td').allTextContents()).map((text) => Number(text.replace(/\D/g, '') || 0));
     expect(heatmapCells.reduce((a, b) => a + b, 0)).toBe(4);
@@ -219,10 +227,26 @@ describe('analytics in a browser', () => {
     await expect.poll(() => new URL(page.url()).searchParams.has('country')).toBe(false);
     expect(new URL(page.url()).searchParams.get('device')).toBe('mobile');
     expect(await totals(page, 'main')).toEqual(['6', '5']);
+    expect(await recentCodes(page)).toEqual(['Door sign', 'Menu card', 'Menu card', 'Menu card', 'Menu card', 'Menu card']);
     expect(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe('/analytics/scans.csv?device=mobile');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'dashboard-analytics-audience-390');
     await pictures(page, '390');
+    // On a phone: the map's legend keys on one line below its label, each swatch beside its count (none left
+    // alone on a line); a recent scan's time on at most two lines (date, then clock) and its code's name on one.
+    const legend = await page.locator('.world-map .scale-legend').evaluate((caption) => {
+      const keys = Array.from(caption.querySelectorAll('.scale-key')).map((key) => ({ key: key.getBoundingClientRect(), swatch: key.querySelector('.swatch')!.getBoundingClientRect() }));
+      return {
+        belowLabel: keys.every(({ key }) => key.top >= caption.querySelector('.scale-label')!.getBoundingClientRect().bottom),
+        rows: new Set(keys.map(({ key }) => Math.round(key.top))).size,
+        swatchesBesideCounts: keys.every(({ key, swatch }) => key.height < 2 * swatch.height && swatch.top >= key.top && swatch.bottom <= key.bottom),
+      };
+    });
+    expect(legend).toEqual({ belowLabel: true, rows: 1, swatchesBesideCounts: true });
+    const recentLines = await page.getByRole('region', { name: 'Recent scans table' }).locator('tbody tr').evaluateAll((rows) =>
+      rows.map((row) => [row.querySelector('time')!.getClientRects().length, row.querySelector('td a')!.getClientRects().length]),
+    );
+    expect(recentLines).toEqual(Array(6).fill([2, 1]));
 
     // A mistyped filter in a shared link: the page opens unfiltered and says what it left out.
     const response = await page.goto(`${app.origin}/analytics?range=7d&country=Germany`);
@@ -233,5 +257,27 @@ describe('analytics in a browser', () => {
     expect(watched.requests.filter((url) => !url.startsWith(app.origin))).toEqual([]);
     expect(await watched.cspViolations(page)).toEqual([]);
     await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
+
+  it('names a renamed zone as people know it where the browser gives it (Chromium says Asia/Calcutta): analytics times, a new event and coupon', async () => {
+    const context = await browser.newContext({ timezoneId: 'Asia/Calcutta', viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe('Asia/Calcutta');
+    await signIn(page, app, owner);
+    await page.goto(`${app.origin}/analytics`);
+    const main = page.getByRole('main');
+    expect(await main.textContent()).toContain('times in Asia/Kolkata');
+    expect(await main.textContent()).not.toContain('Calcutta');
+    // The server guesses from the zone cookie (the browser's since the last page), or a stale one (Berlin, last
+    // week's trip); either way the form shows the browser's zone by its current name.
+    const zoneOfNew = async (type: string) => {
+      await page.goto(`${app.origin}/codes/new?type=${type}`);
+      const zone = page.getByLabel('Time zone', { exact: true });
+      return [await zone.getAttribute('data-zone-guess'), await zone.inputValue()];
+    };
+    expect(await zoneOfNew('EVENT')).toEqual(['Asia/Kolkata', 'Asia/Kolkata']);
+    await context.addCookies([{ name: 'qroute_tz', value: 'Europe/Berlin', url: app.origin }]);
+    expect(await zoneOfNew('COUPON')).toEqual(['Europe/Berlin', 'Asia/Kolkata']);
+    await context.close();
   }, BROWSER_TEST_TIMEOUT);
 });

@@ -57,6 +57,16 @@ async function insertScans(code: QrCode, scans: InsertedScan[], bots = 0): Promi
     .execute();
 }
 
+/** `count` scans one millisecond apart from `at` in one group (as the redirect packs a burst), with an audience. */
+async function insertGroup(code: QrCode, at: Date, count: number, fields: { country?: string; language?: string; device?: string; os?: string; browser?: string }): Promise<void> {
+  const times = count > 1 ? Array.from({ length: count }, (_, n) => new Date(at.getTime() + n)) : null;
+  await sql`
+    insert into scan_groups (qr_code_id, device, os, browser, country, language, first_at, times)
+    values (${code.id}, ${fields.device ?? 'mobile'}, ${fields.os ?? 'iOS'}, ${fields.browser ?? 'Mobile Safari'}, ${fields.country ?? null},
+            ${fields.language ?? null}, ${at}, ${times})`.execute(database.db);
+  await sql`update qr_codes set scan_count = scan_count + ${count} where id = ${code.id}`.execute(database.db);
+}
+
 const phone = { device: 'mobile', os: 'iOS', browser: 'Mobile Safari' };
 const desktop = { device: 'desktop', os: 'Windows', browser: 'Chrome' };
 
@@ -240,7 +250,7 @@ describe('recent scans', () => {
     const recent = /Recent scans<\/h2>([\s\S]*?)<\/table>/.exec(page)?.[1] ?? '';
     expect(recent).toContain('<th scope="col">Time (Asia/Tokyo)</th>');
     // 23:30 UTC is 08:30 the next day in Tokyo.
-    expect(recent).toMatch(/<time datetime="2026-01-15T23:30:05.000Z">16 Jan 2026, 08:30:05<\/time><\/th><td>Mobile<\/td><td>iOS<\/td><td>Mobile Safari<\/td>[\s\S]*<td>Desktop<\/td>/);
+    expect(recent).toMatch(/<time datetime="2026-01-15T23:30:05.000Z"><span class="nowrap">16 Jan 2026,<\/span> <span class="nowrap">08:30:05<\/span><\/time><\/th><td>Mobile<\/td><td>iOS<\/td><td>Mobile Safari<\/td>[\s\S]*<td>Desktop<\/td>/);
     const accountPage = await (await http.get('/analytics')).text();
     expect(accountPage).toContain(`<a href="/codes/${code.id}">Recent one</a>`);
   });
@@ -272,5 +282,55 @@ describe('recent scans', () => {
     // The same through the fast path once the account scans again.
     await insertScans(folded, Array.from({ length: 20 }, () => ({ at: new Date(), ...phone })));
     expect((await recentScans(database.db, { accountId: quiet.accountId }, 20)).every((scan) => scan.at.getTime() > start + 30 * HOUR)).toBe(true);
+  });
+
+  it("lists only the scans matching the page's filters, a code's and an account's, folded or not, however many newer ones do not match", async () => {
+    const person = await createPerson(database.db);
+    const poster = await makeCode(person, 'Poster');
+    const flyer = await makeCode(person, 'Flyer');
+    const busy = await makeCode(stranger, 'Busy abroad');
+    const start = Date.now() - 5 * DAY;
+    const at = (hours: number) => new Date(start + hours * HOUR);
+    // Germany every hour; twice as many US scans after each, so a code's newest 20 are all from the US.
+    for (let hour = 0; hour < 25; hour++) {
+      await insertGroup(poster, at(hour), 1, { country: 'DE', language: 'de' });
+      await insertGroup(poster, new Date(at(hour).getTime() + 60_000), 2, { country: 'US', language: 'en' });
+    }
+    await insertGroup(flyer, at(24.5), 1, { country: 'DE', language: 'de', ...desktop });
+    await foldScans(database.db);
+    // Not folded yet: the newest German scans, of each code.
+    await insertGroup(flyer, at(30), 2, { country: 'DE', language: 'en' });
+    await insertGroup(poster, at(26), 1, { country: 'DE', language: 'de' });
+    const times = (scans: Array<{ at: Date }>) => scans.map((scan) => scan.at.getTime() - start);
+    const de = { country: 'DE' };
+    const germanHours = (from: number, count: number) => Array.from({ length: count }, (_, i) => (from - i) * HOUR);
+
+    const codeScans = await recentScans(database.db, { accountId: person.accountId, codeId: poster.id }, 20, de);
+    expect(times(codeScans)).toEqual([26 * HOUR, ...germanHours(24, 19)]);
+    expect(codeScans[1]).toEqual({ at: at(24), ...phone });
+    const accountExpected = [30 * HOUR + 1, 30 * HOUR, 26 * HOUR, 24.5 * HOUR, ...germanHours(24, 16)];
+    expect(times(await recentScans(database.db, { accountId: person.accountId }, 20, de))).toEqual(accountExpected);
+    // Two filters, and one nothing matches.
+    expect((await recentScans(database.db, { accountId: person.accountId }, 20, { ...de, device: 'desktop' })).map((scan) => scan.code?.name)).toEqual(['Flyer']);
+    expect(await recentScans(database.db, { accountId: person.accountId, codeId: poster.id }, 20, { country: 'JP' })).toEqual([]);
+
+    // Another account's 25,000 German scans since: the account's are no longer among the last recorded.
+    await sql`insert into scan_groups (qr_code_id, device, os, browser, country, first_at)
+      select ${busy.id}, 'mobile', 'iOS', 'Mobile Safari', 'DE', now() - interval '1 hour' from generate_series(1, 25000)`.execute(database.db);
+    expect(times(await recentScans(database.db, { accountId: person.accountId }, 20, de))).toEqual(accountExpected);
+    // Fewer than asked for: every match, back to the first.
+    const everyGerman = await recentScans(database.db, { accountId: person.accountId }, 40, de);
+    expect(everyGerman.map((scan) => scan.code?.name)).toEqual(['Flyer', 'Flyer', 'Poster', 'Flyer', ...Array(25).fill('Poster')]);
+    expect(times(everyGerman).at(-1)).toBe(0);
+
+    // The page's table: the poster filtered to Germany shows German scans only, and says so when none match.
+    const personHttp = await dashboardHttp(app, person);
+    const page = await (await personHttp.get(`/codes/${poster.id}/analytics?country=DE&tz=UTC`)).text();
+    const recent = /Recent scans<\/h2>([\s\S]*?)<\/table>/.exec(page)?.[1] ?? '';
+    expect(recent.match(/<time datetime="([^"]+)"/g)).toHaveLength(20);
+    expect(recent).toContain(`<time datetime="${at(26).toISOString()}">`);
+    expect(recent).not.toContain(`<time datetime="${new Date(at(24).getTime() + 60_000).toISOString()}">`);
+    const none = await (await personHttp.get(`/codes/${poster.id}/analytics?country=JP`)).text();
+    expect(/Recent scans<\/h2>\s*<p class="muted">([^<]+)/.exec(none)?.[1]).toBe('No scans match the filters.');
   });
 });

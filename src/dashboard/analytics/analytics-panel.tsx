@@ -46,6 +46,8 @@ export interface AnalyticsLinks {
   clearFilters: string;
   /** The CSV of the view's scans (filtered like it). */
   csv: string;
+  /** A code's analytics over the same range, zone and filters (the account's ranking links to it). */
+  codeAnalytics?: (codeId: string) => string;
 }
 
 export interface AnalyticsPanelProps {
@@ -142,7 +144,8 @@ export function AnalyticsPanel(props: AnalyticsPanelProps) {
             codes={data.ranked.codes.map((code) => ({
               id: code.id,
               name: code.deleted ? `${code.name} (deleted)` : code.name,
-              href: code.deleted ? `/analytics` : `/codes/${encodeURIComponent(code.id)}/analytics`,
+              // A deleted code has no page of its own to go to.
+              href: code.deleted ? undefined : (links.codeAnalytics?.(code.id) ?? `/codes/${encodeURIComponent(code.id)}/analytics`),
               scans: code.scans,
               uniques: code.uniqueScans,
             }))}
@@ -151,8 +154,7 @@ export function AnalyticsPanel(props: AnalyticsPanelProps) {
       )}
       <section aria-labelledby={id('recent')}>
         <Heading level={level} id={id('recent')}>Recent scans</Heading>
-        {filtered && <p class="muted">The newest scans of all kinds: recent scans are not filtered.</p>}
-        <RecentScansTable scans={data.recent} timeZone={series.timeZone} withCode={props.withCode} />
+        <RecentScansTable scans={data.recent} timeZone={series.timeZone} withCode={props.withCode} filtered={filtered} />
         <p>
           <a href={links.csv} download>Download CSV</a>{' '}
           <span class="muted">of every stored scan{filtered ? ' matching the filters' : ''} (times in UTC).</span>

@@ -19,3 +19,32 @@ export function evenTicks(max: number): { step: number; top: number; ticks: numb
   const steps = Math.ceil(wanted / step);
   return { step, top: steps * step, ticks: Array.from({ length: steps }, (_, index) => (index + 1) * step) };
 }
+
+/**
+ * Which of `length` bars get a date under the axis: at most `most`, at one even step, counted back from the newest
+ * bar (always labelled: it is the one people look for). Spreading six labels over seven days by rounding left one
+ * day out in the middle (20, 21, 22, 24, 25, 26 Nov), which reads as a missing day; an even step labels
+ * 20, 22, 24 and 26 Nov instead. The table behind the chart names every bar.
+ */
+export function dateLabelIndexes(length: number, most: number): number[] {
+  if (length <= 0 || most <= 0) return [];
+  const step = most === 1 ? length : Math.max(1, Math.ceil((length - 1) / (most - 1)));
+  const indexes: number[] = [];
+  for (let index = length - 1; index >= 0; index -= step) indexes.unshift(index);
+  return indexes;
+}
+
+/** Hour steps a clock is read in. */
+const HOUR_STEPS = [1, 2, 3, 4, 6, 12];
+
+/**
+ * For hourly bars (`hours`: each bar's local hour of the day, oldest first): at most `most` labels, on the hours
+ * a clock is read at (04:00, 08:00, 12:00 … rather than 05:00, 10:00, 15:00, 20:00, 01:00).
+ */
+export function hourLabelIndexes(hours: readonly number[], most: number): number[] {
+  for (const step of HOUR_STEPS) {
+    const indexes = hours.flatMap((hour, index) => (hour % step === 0 ? [index] : []));
+    if (indexes.length <= most) return indexes;
+  }
+  return dateLabelIndexes(hours.length, most);
+}

@@ -7,7 +7,7 @@ import {
   scanTimeSeries,
   scanTotals,
 } from '../../analytics/index.js';
-import { recentScans } from '../../analytics/recent-scans.js';
+import { RECENT_SCANS_SHOWN, recentScans } from '../../analytics/recent-scans.js';
 import type { Db } from '../../db/schema/index.js';
 import type { AnalyticsData } from './analytics-panel.js';
 import type { AnalyticsQuery } from './analytics-query.js';
@@ -28,7 +28,7 @@ export async function loadAnalytics(db: Db, scope: AnalyticsScope, query: Analyt
     audienceBreakdowns(db, window),
     scansByWeekHour(db, window),
     scope.codeId === undefined ? rankedCodes(db, { accountId: scope.accountId, range: query.range, timeZone: query.timeZone, now, filters }) : undefined,
-    recentScans(db, scope),
+    recentScans(db, scope, RECENT_SCANS_SHOWN, filters),
   ]);
   return { totals, series, breakdowns, audience, weekHours, ranked, recent, ignoredFilters: query.ignored };
 }

@@ -4,8 +4,8 @@ import { count } from './format.js';
 export interface RankedCode {
   id: string;
   name: string;
-  /** The code's analytics (or page) in the dashboard. */
-  href: string;
+  /** The code's analytics in the dashboard (none for a deleted code). */
+  href?: string;
   scans: number;
   uniques: number;
 }
@@ -33,9 +33,7 @@ export function RankedCodes(props: { codes: readonly RankedCode[] }) {
           {ranked.map((code, index) => (
             <tr>
               <td class="numeric">{index + 1}</td>
-              <th scope="row">
-                <a href={code.href}>{code.name}</a>
-              </th>
+              <th scope="row">{code.href ? <a href={code.href}>{code.name}</a> : code.name}</th>
               <td class="numeric">{count(code.scans)}</td>
               <td class="numeric">{count(code.uniques)}</td>
             </tr>

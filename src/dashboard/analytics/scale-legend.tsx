@@ -8,7 +8,7 @@ export function ScaleLegend(props: { steps: readonly ScanStep[]; label: string; 
   return (
     <figcaption class="scale-legend">
       {props.summary && <span class="visually-hidden">{props.summary}</span>}
-      <span>{props.label}</span>
+      <span class="scale-label">{props.label}</span>
       <span class="scale-key">
         <span class="swatch shade-0" /> none
       </span>

@@ -1,7 +1,7 @@
 import type { ScanTimeSeries } from '../../analytics/index.js';
 import { BUCKET_WORDS, bucketText, count, rangeWords } from './format.js';
 import { TableRegion } from '../shared/table-region.js';
-import { evenTicks } from './chart-ticks.js';
+import { dateLabelIndexes, evenTicks, hourLabelIndexes } from './chart-ticks.js';
 
 const WIDTH = 720;
 const HEIGHT = 220;
@@ -26,6 +26,10 @@ export function ScanChart(props: { series: ScanTimeSeries; id: string }) {
   const step = plotWidth / Math.max(buckets.length, 1);
   const gap = step > 4 ? step * 0.15 : 0;
   const yOf = (value: number) => PLOT.top + plotHeight - (value / top) * plotHeight;
+  const dateLabels =
+    series.bucketSize === 'hour'
+      ? hourLabelIndexes(buckets.map((bucket) => Number(bucket.label.slice(11, 13))), X_LABELS)
+      : dateLabelIndexes(buckets.length, X_LABELS);
   return (
     <figure class="chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={chartSummary(series)} xmlns="http://www.w3.org/2000/svg">
@@ -55,9 +59,10 @@ export function ScanChart(props: { series: ScanTimeSeries; id: string }) {
           </text>
         ))}
         <line class="axis" x1={PLOT.left} x2={WIDTH - PLOT.right} y1={PLOT.top + plotHeight} y2={PLOT.top + plotHeight} />
-        {labelIndexes(buckets.length).map((index) => (
+        {/* A phone shows only the oldest and newest labels (app.css hides the middle ones). */}
+        {dateLabels.map((index) => (
           <text
-            class={anchorOf(index, buckets.length) === 'middle' ? 'date-label middle' : 'date-label'}
+            class={index === dateLabels[0] || index === dateLabels.at(-1) ? 'date-label' : 'date-label middle'}
             x={labelX(index, buckets.length, step)}
             y={HEIGHT - 6}
             text-anchor={anchorOf(index, buckets.length)}
@@ -107,14 +112,6 @@ export function chartSummary(series: ScanTimeSeries): string {
   if (series.total === 0) return `${intro}: no scans.`;
   const busiest = series.buckets.reduce((best, bucket) => (bucket.scans > best.scans ? bucket : best));
   return `${intro}: ${count(series.total)} in total (${count(series.uniqueTotal)} unique), the most ${words.when} ${bucketText(busiest.label, series.bucketSize)} (${count(busiest.scans)}).`;
-}
-
-/** About six evenly spread buckets get a label under the axis; the table has them all. */
-function labelIndexes(length: number): number[] {
-  if (length === 0) return [];
-  const wanted = Math.min(X_LABELS, length);
-  const indexes = Array.from({ length: wanted }, (_, k) => (wanted === 1 ? 0 : Math.round((k * (length - 1)) / (wanted - 1))));
-  return [...new Set(indexes)];
 }
 
 /** Under its bar, except the first and last labels, which end at the plot's edges so they are not cut off. */

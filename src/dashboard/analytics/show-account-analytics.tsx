@@ -21,6 +21,7 @@ export function showAccountAnalytics(deps: DashboardDependencies): RequestHandle
           removeFilter: (key) => `/analytics${filteredSearch(query, key, undefined)}`,
           clearFilters: `/analytics${unfilteredSearch(query)}`,
           csv: `/analytics/scans.csv${filterSearch(query.filters)}`,
+          codeAnalytics: (codeId) => `/codes/${encodeURIComponent(codeId)}/analytics${analyticsSearch(query, query.range)}`,
         }}
       />,
     );
