@@ -19,6 +19,11 @@ declare module 'vitest' {
     postgresAppUrl: string;
     /** Why dist/ could not be built, or '' when it is fresh: tests that run the CLI or service as processes need it. */
     buildFailure: string;
+    /**
+     * An empty folder where the first test file that starts a PostgreSQL of its own (own-cluster.ts) makes a
+     * migrated cluster that every such file then copies, instead of each running initdb and the migrations.
+     */
+    ownClusterTemplate: string;
   }
 }
 
@@ -61,6 +66,10 @@ export default async function setup(project: TestProject) {
   // what a killed one of the same database journaled. A test may set its own.
   const journalDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-test-journals-'));
   process.env.SCAN_JOURNAL_DIR ??= journalDir;
+  const ownClusterTemplate = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-own-pg-template-'));
+  // PostgreSQL's user (when the tests run as root) must reach the cluster inside, or it would be kept elsewhere.
+  await fs.chmod(ownClusterTemplate, 0o755);
+  project.provide('ownClusterTemplate', ownClusterTemplate);
   const logger = pino({ level: 'warn' });
   const postgres = await startEmbeddedPostgres(dataDir, logger);
   const admin = new pg.Client({ connectionString: postgres.adminConnectionString() });
@@ -81,5 +90,6 @@ export default async function setup(project: TestProject) {
     await postgres.stop();
     await fs.rm(dataDir, { recursive: true, force: true });
     await fs.rm(journalDir, { recursive: true, force: true });
+    await fs.rm(ownClusterTemplate, { recursive: true, force: true });
   };
 }

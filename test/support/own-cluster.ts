@@ -8,7 +8,9 @@ import { createDatabase, type DatabaseTimeouts, migrateToLatest } from '../../sr
 import { startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { placeEmbeddedPostgres } from '../../src/db/embedded-postgres-location.js';
 import { run } from '../../src/db/embedded-postgres-process.js';
+import { readInfo, writeInfo } from '../../src/db/embedded-postgres-settings.js';
 import type { Database } from '../../src/db/schema/index.js';
+import { inject } from 'vitest';
 
 const execFile = promisify(execFileCallback);
 
@@ -47,10 +49,12 @@ export interface OwnCluster {
 export async function startOwnCluster(): Promise<OwnCluster> {
   const logger = pino({ level: 'silent' });
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-own-pg-'));
+  const copied = await copyMigratedCluster(dataDir, logger);
   let postgres: RunningEmbeddedPostgres = await startEmbeddedPostgres(dataDir, logger);
   const connectionString = postgres.connectionString();
   const db = createDatabase(connectionString, { logger });
-  await migrateToLatest(db, logger);
+  // A copy of the run's migrated cluster is at the latest migration already; this finds nothing to do.
+  if (!copied) await migrateToLatest(db, logger);
   const pools: Database[] = [db];
   let frozen: number[] = [];
   let killed: number[] = [];
@@ -117,6 +121,70 @@ export async function startOwnCluster(): Promise<OwnCluster> {
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Fills the empty `dataDir` with a copy of the run's migrated cluster (made by the first file that asks for one, in
+ * the folder the global setup gives: initdb and the migrations are about 5 s of CPU, a copy of its 40 MB a tenth of
+ * that). False when there is no such folder (a file run outside the integration project) or the cluster could not be
+ * copied as files (as root with the cluster moved out of reach, `pg` is a link): then the caller makes its own.
+ */
+async function copyMigratedCluster(dataDir: string, logger: pino.Logger): Promise<boolean> {
+  const templateDir = inject('ownClusterTemplate');
+  if (!templateDir) return false;
+  const source = await migratedClusterIn(templateDir, logger);
+  if ((await fs.lstat(path.join(source, 'pg'))).isSymbolicLink()) return false;
+  // -a keeps the files' owner (PostgreSQL's user when the tests run as root) and modes, which PostgreSQL checks.
+  await execFile('cp', ['-a', `${source}/.`, dataDir]);
+  // A port of its own: copies started at the same moment would all find the template's port free and race for it.
+  const infoFile = path.join(dataDir, 'postgres.json');
+  const read = await readInfo(infoFile);
+  if (!('info' in read)) throw new Error(`the migrated cluster's ${infoFile} is ${read.problem}`);
+  await writeInfo(infoFile, { ...read.info, port: 0 });
+  return true;
+}
+
+/**
+ * The data directory of a stopped, migrated cluster in `templateDir`, made once however many files ask at the same
+ * time (in other workers): the first to create `building` makes it and writes `ready` (or `failed`, with why); the
+ * others wait for either.
+ */
+async function migratedClusterIn(templateDir: string, logger: pino.Logger): Promise<string> {
+  const source = path.join(templateDir, 'data');
+  const ready = path.join(templateDir, 'ready');
+  const failed = path.join(templateDir, 'failed');
+  const builder = await fs.mkdir(path.join(templateDir, 'building')).then(() => true, (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EEXIST') return false;
+    throw error;
+  });
+  if (builder) {
+    try {
+      const postgres = await startEmbeddedPostgres(source, logger);
+      const db = createDatabase(postgres.connectionString(), { logger });
+      try {
+        await migrateToLatest(db, logger);
+      } finally {
+        await db.destroy();
+        // A clean stop: the copies start without crash recovery and with no stale postmaster.pid.
+        await postgres.stop();
+      }
+      await fs.writeFile(ready, '');
+    } catch (error) {
+      await fs.writeFile(failed, error instanceof Error ? (error.stack ?? error.message) : String(error));
+      throw error;
+    }
+    return source;
+  }
+  for (let waited = 0; ; waited += 100) {
+    if (await exists(ready)) return source;
+    if (await exists(failed)) throw new Error(`the run's migrated cluster could not be made: ${await fs.readFile(failed, 'utf8')}`);
+    if (waited > 120_000) throw new Error(`the run's migrated cluster in ${source} was not ready after two minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(() => true, () => false);
 }
 
 function isAlive(pid: number): boolean {
