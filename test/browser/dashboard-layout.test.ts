@@ -1,7 +1,4 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +9,7 @@ import { checkImport } from '../../src/imports/check-import.js';
 import { createPasswordReset } from '../../src/people/password-resets.js';
 import { DEFAULT_DESIGN } from '../../src/qr/design/design.js';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
-import { BROWSER_TEST_TIMEOUT, SCREENSHOTS as SCREENSHOT_DIR, screenshot } from '../support/browser.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot } from '../support/browser.js';
 import { BROWSER_SUITE_TIMEOUT, useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
 import { signIn } from '../support/dashboard.js';
@@ -41,12 +38,7 @@ declare const document: {
   querySelectorAll(selector: string): Iterable<PageElement>;
   activeElement: { tagName: string; id: string; className: string; textContent: string | null; getAttribute(name: string): string | null } | null;
 };
-declare const window: {
-  scrollY: number;
-  axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> };
-};
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+declare const window: { scrollY: number };
 
 let database: TestDatabase;
 let app: TestApp;
@@ -128,16 +120,12 @@ const LAPTOP = { viewport: { width: 1280, height: 800 } } as const;
 const SCREENSHOTS = /^\/(codes|codes\/new\?type=BUSINESS|codes\/qr_\w+\/design|api-and-webhooks|analytics)$/;
 
 /**
- * axe's serious and critical violations (as accessibilityViolations in test/support/browser.ts gives them) and also
- * landmark-unique, moderate by axe's count: two landmarks of one name (a table's box named like its section), which
- * a screen reader's list of landmarks cannot tell apart (issue 26 found it on API & webhooks). One axe run for both.
+ * axe's serious and critical violations (accessibilityViolations) and also landmark-unique, moderate by axe's count:
+ * two landmarks of one name (a table's box named like its section), which a screen reader's list of landmarks cannot
+ * tell apart (issue 26 found it on API & webhooks). One axe run for both.
  */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical' || violation.id === 'landmark-unique')
-    .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')})`);
+function axeViolations(page: Page): Promise<string[]> {
+  return accessibilityViolations(page, { alsoRules: ['landmark-unique'] });
 }
 
 /** What is wrong with the page as loaded now: sideways scroll, axe's serious and critical violations, no skip link first. */
@@ -275,7 +263,7 @@ describe('every dashboard page on a phone and a laptop', () => {
       // The design editor keeps its live preview in view while the fields below it are edited.
       await page.goto(`${app.origin}${signedIn.find((path) => path.endsWith('/design'))}`);
       expect(await previewInViewWhileEditing(page)).toBe(true);
-      await page.screenshot({ path: join(SCREENSHOT_DIR, 'layout-phone-design-editing.png') });
+      await screenshot(page, 'layout-phone-design-editing', { fullPage: false });
     } finally {
       await context.close();
     }

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 
@@ -67,16 +67,30 @@ export async function watchedContext(browser: Browser, options: { viewport?: { w
   };
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Screenshots are for people to look at, and no assertion reads them: each is a render and a PNG encoding in the
+ * browser, so they are taken only when asked for, `TEST_SCREENSHOTS=1 npx vitest run test/browser` (into
+ * test-results/). A test that checks an image of the page takes it with page.screenshot itself.
+ */
+export const TAKE_SCREENSHOTS = !['', '0', 'false'].includes(process.env.TEST_SCREENSHOTS ?? '');
+
+/** The whole page (or, with `fullPage: false`, what the viewport shows) as test-results/<name>.png, when asked for. */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (!TAKE_SCREENSHOTS) return;
   await mkdir(SCREENSHOTS, { recursive: true });
-  const file = path.join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  return file;
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: options.fullPage ?? true });
+}
+
+/** One element (a map, a chart) as test-results/<name>.png, when asked for. */
+export async function screenshotOf(element: Locator, name: string): Promise<void> {
+  if (!TAKE_SCREENSHOTS) return;
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await element.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 }
 
 /**
  * The check made on each page a browser test reaches: no serious or critical axe violation (and, given the context
- * that opened the page, no CSP violation), then a screenshot named `name` for people to look at.
+ * that opened the page, no CSP violation), then a screenshot named `name` for people to look at (when asked for).
  */
 export async function checkPage(page: Page, name: string, watched?: WatchedContext): Promise<void> {
   expect(await accessibilityViolations(page), name).toEqual([]);
@@ -88,16 +102,34 @@ interface AxeResults {
   violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }>;
 }
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The axe rules that report serious or critical violations (axe gives every rule one impact), and are on by default:
+ * only they can fail a check, so the minor and moderate ones (28 of 104, the page-wide `region` among them) are not
+ * run. From axe-core's own rule list, the one the page gets; fails loudly if a new axe-core keeps it elsewhere.
+ */
+const SERIOUS_RULES: string[] = (() => {
+  const rules = (require('axe-core') as { _audit?: { rules?: Array<{ id: string; impact?: string; enabled?: boolean }> } })._audit?.rules ?? [];
+  const serious = rules.filter((rule) => rule.enabled !== false && (rule.impact === 'serious' || rule.impact === 'critical')).map((rule) => rule.id);
+  if (serious.length < 40 || !serious.includes('color-contrast')) throw new Error(`axe-core's rules have no impact where test/support/browser.ts looks (found ${serious.length} serious rules)`);
+  return serious;
+})();
 
 /**
  * axe-core's serious and critical accessibility violations on the page as it is now, as readable lines (empty
- * when there are none). Evaluated through the browser's devtools protocol, which the page's CSP does not govern.
+ * when there are none), and those of `alsoRules` (moderate rules a test holds the page to) whatever their impact.
+ * Evaluated through the browser's devtools protocol, which the page's CSP does not govern.
  */
-export async function accessibilityViolations(page: Page): Promise<string[]> {
+export async function accessibilityViolations(page: Page, options: { alsoRules?: string[] } = {}): Promise<string[]> {
+  const also = options.alsoRules ?? [];
   await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const results = await page.evaluate(
+    (rules) => window.axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'rule', values: rules } }),
+    [...SERIOUS_RULES, ...also],
+  );
   return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical' || also.includes(violation.id))
     .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')})`);
 }
