@@ -1,23 +1,24 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest, longest first (a fresh-clone CI run on 2 cores, 2026-11-26, with the times of the files
- * made quicker since: alone, cli 86 s -> 29 s and the type forms 67 s -> 44 s, so they no longer lead). Without vitest's
- * cache of durations (a fresh clone has none) it starts files largest first, and a slow small file (the contract
- * check runs Optic twice, the property test and the SDK's builds) ran last on one worker while the other sat idle.
- * Starting these first lets the short files fill in around them. A file missing from here only costs that tail
- * again; keep the list short.
+ * The files that take longest, longest first (a full `vitest run` on the 2-core machine, 2026-11-27: every-type 73 s,
+ * layout 50, database-faults 48, landing pages 44, code types 42, start 28, embedded-postgres 26, adaptive webhook
+ * concurrency 25, import 25, the contract check 22). Without vitest's cache of durations (a fresh clone has none) it
+ * starts files largest first, and a slow small file ran last on one worker while the other sat idle (start.test.ts
+ * began 371 s into a 474 s run). Starting these first lets the short files fill in around them. A file missing from
+ * here only costs that tail again; keep the list short.
  */
 const SLOW_FIRST = [
+  'test/browser/dashboard-every-type.test.ts',
   'test/browser/dashboard-layout.test.ts',
   'test/integration/database-faults.test.ts',
-  'test/integration/sdk-package.test.ts',
-  'test/integration/sdk.test.ts',
-  'test/integration/cli.test.ts',
-  'test/integration/property.test.ts',
-  'test/contract/compatibility.test.ts',
-  'test/integration/import.test.ts',
   'test/browser/landing-pages.test.ts',
+  'test/browser/dashboard-code-types.test.ts',
+  'test/integration/start.test.ts',
+  'test/integration/embedded-postgres.test.ts',
+  'test/integration/webhook-adaptive-concurrency.test.ts',
+  'test/integration/import.test.ts',
+  'test/contract/compatibility.test.ts',
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {
