@@ -21,8 +21,8 @@ export interface ScanEvent {
   /** Primary subtag of the first Accept-Language entry, lower case (`de`). */
   language: string | null;
   /**
-   * Who scanned, as the day's keyed hash of address and user agent (src/audience/visitor-hash.ts, 22 characters of
-   * base64url), made while the request was answered so the address never leaves it. Null when the day's secret
+   * Who scanned, as the day's keyed hash of address and user agent (src/audience/visitor-hash.ts, 32 hexadecimal
+   * digits), made while the request was answered so the address never leaves it. Null when the day's secret
    * could not be had (database down as the day began): such a scan's `is_unique` is null, "not known".
    */
   visitor: string | null;
@@ -56,7 +56,7 @@ export interface PreparedScanBatch {
 /**
  * Scans that differ only in their time (and visitor), within one UTC second, as one entry: (codeId, accountId,
  * device, os, browser, destination, referrer host, [times], earliest time, country, region, city, language,
- * [visitors] or null). PostgreSQL stores each entry as one `scan_groups` row per uniqueness (see the migrations
+ * [visitors] or null, UTC day). PostgreSQL stores each entry as one `scan_groups` row per uniqueness (see the migrations
  * 20261125T1839-packed-scans and 20261127T0000-scan-audience): a burst on one poster from one kind of phone is a
  * handful of rows, not a row and two index entries per scan. The second bounds how far a group's times spread,
  * which the readers rely on. A group of one stores no array (its time is `first_at`), which keeps scans spread
@@ -64,13 +64,14 @@ export interface PreparedScanBatch {
  *
  * Visitors: for a group whose scans' visitors are known, an array aligned with the times holding each scan's
  * visitor when it is the batch's first scan of that code by that visitor that UTC day, else null (a later scan
- * in the same batch can never be unique). The statement offers those to scan_visitors and splits the group into
- * its unique and not unique scans. A group whose visitors are not known (no secret) sends null and is stored
- * with is_unique null.
+ * in the same batch can never be unique). The statement offers those to scan_visitors and stores the group whole
+ * when its scans are all unique or all not, else split into its unique and not unique scans. A group whose
+ * visitors are not known (no secret) sends null and is stored with is_unique null. A group lies in one second,
+ * so in one UTC day, which is sent (`2026-11-27`) so that PostgreSQL need not work it out scan by scan.
  */
 type ScanGroup = [
   string, string, string, string, string, string, string | null, (string | null)[], string | null,
-  string | null, string | null, string | null, string | null, (string | null)[] | null,
+  string | null, string | null, string | null, string | null, (string | null)[] | null, string | null,
 ];
 
 /** Each scanned code's increments (codeId, scans, bot scans), counted here so PostgreSQL does not group. */
@@ -112,7 +113,7 @@ export function prepareScanBatch(scans: readonly ScanEvent[], id: string = newId
       if (!lastGroup) {
         groups.set(key, (lastGroup = [
           scan.codeId, scan.accountId, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, [], time,
-          scan.country, scan.region, scan.city, scan.language, scan.visitor === null ? null : [],
+          scan.country, scan.region, scan.city, scan.language, scan.visitor === null ? null : [], time === null ? null : time.slice(0, 10),
         ]));
       }
     }
@@ -172,11 +173,16 @@ function isoTimeWriter(): (at: Date) => string | null {
 }
 
 /**
- * What both batch statements write once `batch` holds a row: the groups as sent (`g`), their scans whose visitors
- * are known (`s`), the visitors new today (`seen`, inserted into scan_visitors: a scan is unique when its
+ * What both batch statements write once `batch` holds a row: the groups as sent (`g`), the scans offered as their
+ * visitor's first of the day (`offered`, those of groups whose visitors are known and whose day's secret still
+ * exists), the offered visitors new today (`seen`, inserted into scan_visitors: a scan is unique when its
  * (day, code, visitor) is new there, which concurrent batches of every instance decide through its primary key),
- * each such scan judged (`judged`), the `scan_groups` rows (a group with known visitors becomes up to two: its
- * unique scans and the others), and each code's increments.
+ * which scans that made unique (`fresh`, by group and position), and the `scan_groups` rows.
+ *
+ * Most groups are stored whole, as sent: every scan unique (all offered and all new, as for a crowd of phones at a
+ * poster), none unique, or not known. Only a group with some of each is taken apart scan by scan and stored as two
+ * rows, its unique scans and the others; the per-scan work (parsing each time, matching it with `fresh`) is paid
+ * there only, not for every scan of every batch (measured: that work was three quarters of the statement).
  *
  * A scan of a day whose secret is gone (visitor_secrets: deleted with the day's scan_visitors once the day has
  * ended, src/audience/visitor-days.ts) cannot be judged any more, so it is stored as not known (null) and offers
@@ -184,45 +190,49 @@ function isoTimeWriter(): (at: Date) => string | null {
  */
 const SCAN_ROWS = `g as materialized (
       select x.n, e->>0 as c, e->>1 as a, e->>2 as d, e->>3 as o, e->>4 as b, e->>5 as u, e->>6 as r, e->7 as times,
-             (e->>8)::timestamptz as first_at, e->>9 as country, e->>10 as region, e->>11 as city, e->>12 as language,
-             case when jsonb_typeof(e->13) = 'array' then e->13 end as visitors
+             jsonb_array_length(e->7) as size, (e->>8)::timestamptz as first_at, e->>9 as country, e->>10 as region,
+             e->>11 as city, e->>12 as language,
+             case when jsonb_typeof(e->13) = 'array' and (e->>14)::date in (select day from visitor_secrets) then e->13 end as offers,
+             (e->>14)::date as day
       from jsonb_array_elements($2::jsonb->'scans') with ordinality as x(e, n)
       where exists (select from batch)
     ),
-    s as materialized (
-      select g.n, t.i, t.t, t.t::timestamptz as at, (t.t::timestamptz at time zone 'UTC')::date as day,
-             decode(translate(t.v, '-_', '+/') || '==', 'base64') as visitor
-      from g cross join lateral rows from (jsonb_array_elements_text(g.times), jsonb_array_elements_text(g.visitors)) with ordinality as t(t, v, i)
-      where g.visitors is not null
-    ),
-    days as materialized (
-      select day from visitor_secrets where exists (select from s)
+    offered as materialized (
+      select g.n, v.i, g.c, g.day, decode(v.v, 'hex') as visitor
+      from g cross join lateral jsonb_array_elements_text(g.offers) with ordinality as v(v, i)
+      where v.v is not null
     ),
     seen as (
       insert into scan_visitors (day, qr_code_id, visitor)
-      select s.day, g.c, s.visitor from s join g using (n)
-      where s.visitor is not null and s.day in (select day from days)
-      order by s.day, g.c, s.visitor -- one order everywhere: concurrent batches cannot deadlock on scan_visitors
+      select day, c, visitor from offered
+      order by day, c, visitor -- one order everywhere: concurrent batches cannot deadlock on scan_visitors
       on conflict do nothing
       returning day, qr_code_id, visitor
     ),
-    judged as materialized (
-      select s.n, s.i, s.t, s.at,
-             case when s.day in (select day from days) then seen.visitor is not null end as is_unique
-      from s join g using (n)
-      left join seen on seen.day = s.day and seen.qr_code_id = g.c and seen.visitor = s.visitor
+    fresh as materialized (
+      select o.n, o.i from offered o join seen on seen.day = o.day and seen.qr_code_id = o.c and seen.visitor = o.visitor
+    ),
+    tally as materialized (
+      select n, count(*) as uniques from fresh group by n
     ),
     inserted as (
       insert into scan_groups (qr_code_id, device, os, browser, destination_url, referrer_host, country, region, city, language, is_unique, first_at, times)
-      select g.c, g.d, g.o, g.b, g.u, g.r, g.country, g.region, g.city, g.language, null, g.first_at,
-             case when jsonb_array_length(g.times) > 1 then array(select jsonb_array_elements_text(g.times)::timestamptz) end
-      from g where g.visitors is null
+      select g.c, g.d, g.o, g.b, g.u, g.r, g.country, g.region, g.city, g.language,
+             case when g.offers is not null then t.uniques is not null end, g.first_at,
+             case when g.size > 1 then array(select jsonb_array_elements_text(g.times)::timestamptz) end
+      from g left join tally t using (n)
+      where g.offers is null or t.uniques is null or t.uniques = g.size
       union all
-      select g.c, g.d, g.o, g.b, g.u, g.r, g.country, g.region, g.city, g.language, j.is_unique, j.first_at, j.times
+      select g.c, g.d, g.o, g.b, g.u, g.r, g.country, g.region, g.city, g.language, m.is_unique, m.first_at, m.times
       from (
-        select n, is_unique, min(at) as first_at, case when count(*) > 1 then array_agg(at order by i) end as times
-        from judged group by n, is_unique
-      ) as j join g using (n)
+        select t.n, f.i is not null as is_unique, min(x.t::timestamptz) as first_at,
+               case when count(*) > 1 then array_agg(x.t::timestamptz order by x.i) end as times
+        from tally t join g using (n)
+        cross join lateral jsonb_array_elements_text(g.times) with ordinality as x(t, i)
+        left join fresh f on f.n = t.n and f.i = x.i
+        where g.offers is not null and t.uniques < g.size
+        group by t.n, f.i is not null
+      ) as m join g using (n)
     )`;
 const CODE_INCREMENTS = `counted as (
       insert into qr_code_scan_increments (qr_code_id, scans, bot_scans, unique_scans)
@@ -249,23 +259,21 @@ const CODE_INCREMENTS = `counted as (
  * 20261124T0000-scan-count-increments).
  */
 export const WRITE_SCAN_BATCH = {
-  name: 'qroute_write_scan_batch_v6',
+  name: 'qroute_write_scan_batch_v7',
   text: `
     with batch as (
       insert into scan_batches (id) values ($1) on conflict do nothing returning id
     ),
     ${SCAN_ROWS},
     deliveries as (
-      select qroute_new_id('whd', (extract(epoch from x.at) * 1000000)::bigint) as id, g.a, g.c, x.t, x.at, g.d, g.o, g.b,
-             g.country, g.language, x.is_unique, q.slug, q.name
-      from (
-        select n, t, at, is_unique from judged
-        union all
-        select g.n, t, t::timestamptz, null from g cross join lateral jsonb_array_elements_text(g.times) as t where g.visitors is null
-      ) as x
-      join g using (n)
+      select qroute_new_id('whd', (extract(epoch from x.t::timestamptz) * 1000000)::bigint) as id, g.a, g.c, x.t,
+             x.t::timestamptz as at, g.d, g.o, g.b, g.country, g.language,
+             case when g.offers is not null then f.i is not null end as is_unique, q.slug, q.name
+      from g
       join webhook_endpoints e on e.account_id = g.a and e.disabled_at is null
       join qr_codes q on q.id = g.c
+      cross join lateral jsonb_array_elements_text(g.times) with ordinality as x(t, i)
+      left join fresh f on f.n = g.n and f.i = x.i
     ),
     outbox as (
       insert into webhook_deliveries (id, account_id, qr_code_id, event, body, created_at)
@@ -295,7 +303,7 @@ export const WRITE_SCAN_BATCH = {
  * moment ago is never missed.
  */
 export const WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS = {
-  name: 'qroute_write_scan_batch_without_webhooks_v3',
+  name: 'qroute_write_scan_batch_without_webhooks_v4',
   text: `
     with endpoints as materialized (
       select e.account_id from webhook_endpoints e

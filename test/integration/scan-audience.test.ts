@@ -157,11 +157,11 @@ describe('a batch of scans', () => {
       ...overrides,
     });
     const batch = prepareScanBatch([
-      scanOf({ visitor: 'AAAAAAAAAAAAAAAAAAAAAA' }),
-      scanOf({ visitor: 'AAAAAAAAAAAAAAAAAAAAAA' }),
-      scanOf({ visitor: 'BBBBBBBBBBBBBBBBBBBBBB' }),
+      scanOf({ visitor: 'a'.repeat(32) }),
+      scanOf({ visitor: 'a'.repeat(32) }),
+      scanOf({ visitor: 'b'.repeat(32) }),
       scanOf({ visitor: null }),
-      scanOf({ visitor: 'CCCCCCCCCCCCCCCCCCCCCC', at: longAgo }),
+      scanOf({ visitor: 'c'.repeat(32), at: longAgo }),
     ]);
     await writeScanBatch(db, batch);
     await writeScanBatch(db, batch); // its answer was lost: written again

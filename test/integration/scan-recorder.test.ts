@@ -276,10 +276,10 @@ describe('a scan the database refuses whatever happens', () => {
     const logger = pino({ level: 'warn' }, { write: (line: string) => void logLines.push(line) });
     const recorder = new ScanRecorder(database.db, logger, { ...DEFAULT_SCAN_RECORDER_OPTIONS, retryDelayMs: 20 });
     // A NUL character: PostgreSQL text cannot hold it (22P05, a data exception), whatever batch it is in.
-    const refused = scanOf(code, { device: 'mobile\u0000', visitor: 'VVVVVVVVVVVVVVVVVVVVVV' });
+    const refused = scanOf(code, { device: 'mobile\u0000', visitor: 'f'.repeat(32) });
     try {
       // The others have visitors too: the refusal's error (its context quotes the batch's JSON) is logged as well.
-      const visitors = Array.from({ length: 7 }, (_, n) => `${'W'.repeat(21)}${n}`);
+      const visitors = Array.from({ length: 7 }, (_, n) => `${'e'.repeat(31)}${n}`); // as visitorHash makes them: 32 hex digits
       await Promise.all([...visitors.map((visitor) => recorder.record(scanOf(code, { visitor }))), recorder.record(refused)]);
       await expect.poll(() => recorder.backlog, { timeout: 10_000 }).toBe(0);
       expect(recorder.stats.dropped).toBe(1);

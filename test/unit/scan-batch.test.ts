@@ -76,14 +76,15 @@ describe('a prepared scan batch', () => {
       scan({ at: at(0, 8), codeId: 'qr_2', country: 'DE', language: 'de', visitor: 'v1' }), // another code
       scan({ at: at(1, 9), country: 'DE', language: 'de', visitor: 'v1' }), // the next day
     ]).rows) as { scans: unknown[][] };
+    // Each group's UTC day is sent, so PostgreSQL finds the day's secret once a group rather than once a scan.
     expect(parameter.scans.map((group) => [group[0], ...group.slice(9), (group[7] as unknown[]).length])).toEqual([
-      ['qr_1', 'DE', null, null, 'de', ['v1', null, 'v2'], 3],
-      ['qr_1', 'DE', null, null, 'de', null, 1],
-      ['qr_1', 'FR', null, null, 'de', [null], 1], // v1 was offered for this code and day already
-      ['qr_1', 'DE', null, null, 'en', ['v3'], 1],
-      ['qr_1', 'DE', 'Bavaria', 'Munich', 'de', ['v4'], 1],
-      ['qr_2', 'DE', null, null, 'de', ['v1'], 1],
-      ['qr_1', 'DE', null, null, 'de', ['v1'], 1],
+      ['qr_1', 'DE', null, null, 'de', ['v1', null, 'v2'], '2026-01-01', 3],
+      ['qr_1', 'DE', null, null, 'de', null, '2026-01-01', 1],
+      ['qr_1', 'FR', null, null, 'de', [null], '2026-01-01', 1], // v1 was offered for this code and day already
+      ['qr_1', 'DE', null, null, 'en', ['v3'], '2026-01-01', 1],
+      ['qr_1', 'DE', 'Bavaria', 'Munich', 'de', ['v4'], '2026-01-01', 1],
+      ['qr_2', 'DE', null, null, 'de', ['v1'], '2026-01-01', 1],
+      ['qr_1', 'DE', null, null, 'de', ['v1'], '2026-01-02', 1],
     ]);
   });
 });

@@ -41,8 +41,8 @@ describe('a journaled batch', () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-journal-audience-'));
     dirs.push(dir);
     const audience = prepareScanBatch([
-      scan({ country: 'DE', region: 'Bavaria', city: 'Munich', language: 'de', visitor: 'AAAAAAAAAAAAAAAAAAAAAA' }),
-      scan({ country: 'DE', region: 'Bavaria', city: 'Munich', language: 'de', visitor: 'AAAAAAAAAAAAAAAAAAAAAA' }),
+      scan({ country: 'DE', region: 'Bavaria', city: 'Munich', language: 'de', visitor: 'a'.repeat(32) }),
+      scan({ country: 'DE', region: 'Bavaria', city: 'Munich', language: 'de', visitor: 'a'.repeat(32) }),
       scan({ country: null, language: 'fr', visitor: null }),
     ]);
     // The scans' own day (their visitors are kept while it lasts), whatever day the test runs.
@@ -70,7 +70,7 @@ describe('a journaled batch', () => {
 
 describe('a journaled visitor hash', () => {
   const today = Date.UTC(2026, 10, 28, 0, 5); // five minutes into the day: the day before has ended, grace included
-  const visitorOf = (letter: string) => letter.repeat(22);
+  const visitorOf = (letter: string) => Buffer.from(letter.repeat(16)).toString('hex'); // 32 hex digits, as visitorHash makes
 
   async function journalFrom(appendedAt: number, batches: ReturnType<typeof prepareScanBatch>[]) {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-journal-visitors-'));
