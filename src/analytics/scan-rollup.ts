@@ -94,6 +94,8 @@ async function writersEnded(db: Database, writers: string[], waitMs: number, sig
  * phone, and by every dimension: the migration 20261127T0100-scan-rollup-audience says why both); returns how many
  * scans that was. A group's times lie in one second, so in the hour its first one does: the group is counted
  * whole, without unpacking it, and its scans are unique or not together (is_unique is part of a group's key).
+ * What a written row costs is kept down by the tables themselves (20261127T0240-rollup-fold-speed): no foreign key
+ * to check per inserted row, and room on each page for the steady fold's updates to stay there (HOT).
  */
 async function foldRange(db: Database, from: number, through: number): Promise<number> {
   const { rows } = await sql<{ scans: number }>`

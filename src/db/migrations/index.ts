@@ -24,6 +24,8 @@ import * as scanRollupAudience from './20261127T0100-scan-rollup-audience.js';
 import * as retiredSlugs from './20261127T0200-retired-slugs.js';
 import * as erasedCodes from './20261127T0210-erased-codes.js';
 import * as erasureDeletesScannedCodes from './20261127T0220-erasure-deletes-scanned-codes.js';
+import * as rollupFoldSpeed from './20261127T0240-rollup-fold-speed.js';
+import * as scanHourlyHourIncludeCode from './20261127T0250-scan-hourly-hour-include-code.js';
 
 /** Every migration, listed explicitly in order, so a build never depends on reading a directory at run time. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +54,8 @@ const migrations: Record<string, Migration> = {
   '20261127T0200-retired-slugs': retiredSlugs,
   '20261127T0210-erased-codes': erasedCodes,
   '20261127T0220-erasure-deletes-scanned-codes': erasureDeletesScannedCodes,
+  '20261127T0240-rollup-fold-speed': rollupFoldSpeed,
+  '20261127T0250-scan-hourly-hour-include-code': scanHourlyHourIncludeCode,
 };
 
 export const migrationProvider: MigrationProvider = {
