@@ -7,14 +7,19 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * starts files largest first, and a slow small file ran last on one worker while the other sat idle (start.test.ts
  * began 371 s into a 474 s run). Starting these first lets the short files fill in around them. A file missing from
  * here only costs that tail again; keep the list short.
+ *
+ * Browser files (Chromium keeps a core busy) alternate with files that mostly wait (on a stopped or frozen
+ * PostgreSQL, a lease, child processes), so the two workers start one of each: with every-type and layout first
+ * side by side, both competed for the cores and took 108 and 88 s in a fresh-clone run (73 and 50 s alone).
  */
 const SLOW_FIRST = [
   'test/browser/dashboard-every-type.test.ts',
-  'test/browser/dashboard-layout.test.ts',
   'test/integration/database-faults.test.ts',
+  'test/browser/dashboard-layout.test.ts',
+  'test/integration/crash.test.ts',
   'test/browser/landing-pages.test.ts',
-  'test/browser/dashboard-code-types.test.ts',
   'test/integration/start.test.ts',
+  'test/browser/dashboard-code-types.test.ts',
   'test/integration/embedded-postgres.test.ts',
   'test/integration/webhook-adaptive-concurrency.test.ts',
   'test/integration/import.test.ts',
