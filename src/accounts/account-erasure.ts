@@ -62,9 +62,10 @@ export async function eraseAccount(db: Db, accountId: string): Promise<ErasureCo
     // Lets refuse_deleting_scanned_code delete codes that a scan batch wrote to after the scans went (the
     // migration 20261127T0220-erasure-deletes-scanned-codes); this transaction only.
     await sql`set local qroute.erasing = 'on'`.execute(trx);
-    // The rollup fold's lock before the account's: a fold upserting this account's rollup rows waits for the
-    // account row (its foreign keys), while the erasure would wait for the fold's rows: a deadlock. Taken first,
-    // the two run one after the other (a fold meanwhile skips its round: it takes this lock with SKIP LOCKED).
+    // The rollup fold's lock, first: a fold running beside the erasure read this account's codes and scans in its
+    // own snapshot and would upsert their rollup rows after the erasure deleted them, leaving rows of an erased
+    // account (and erasure and fold would each wait for rows the other holds). Taken first, the two run one after
+    // the other (a fold meanwhile skips its round: it takes this lock with SKIP LOCKED).
     await sql`select 1 from scan_rollup_state for update`.execute(trx);
     // Locked first, so a code created meanwhile (which locks the account row to count it) waits and then fails.
     const account = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().executeTakeFirst();
