@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createQrCode, type QrCode } from '../../src/codes/index.js';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot, SCREENSHOTS, watchedContext } from '../support/browser.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot, screenshotOf, watchedContext } from '../support/browser.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
@@ -38,8 +37,8 @@ useBrowserSuite(async (suite) => {
 
 /** The map and the heatmap alone, for people to look at (full pages shrink them out of sight). */
 async function pictures(page: Page, width: string): Promise<void> {
-  await page.locator('.world-map').first().screenshot({ path: path.join(SCREENSHOTS, `dashboard-analytics-map-${width}.png`) });
-  await page.locator('.heatmap').first().screenshot({ path: path.join(SCREENSHOTS, `dashboard-analytics-heatmap-${width}.png`) });
+  await screenshotOf(page.locator('.world-map').first(), `dashboard-analytics-map-${width}`);
+  await screenshotOf(page.locator('.heatmap').first(), `dashboard-analytics-heatmap-${width}`);
 }
 
 /** A code's lifetime unique scans, folded or not. */
