@@ -104,13 +104,6 @@ interface Fetching {
   waitedOut: boolean;
 }
 
-/**
- * The day's secret kept in memory for the redirect path: `secretFor` answers from memory all day; the next
- * day's is fetched just before midnight (or by the day's first scan, when this process was not running then), by
- * one fetch at a time. A secret is kept for its own day only: a past day's is dropped as soon as the day turns.
- * When the secret cannot be had (the database is down as the day begins) scans get none (their visitor is null)
- * until a fetch succeeds, tried again every few seconds.
- */
 /** A day's secret; `from` is the day's first millisecond, so a scan's time is matched without formatting it. */
 interface DaySecret {
   day: string;
@@ -118,6 +111,13 @@ interface DaySecret {
   from: number;
 }
 
+/**
+ * The day's secret kept in memory for the redirect path: `secretFor` answers from memory all day; the next
+ * day's is fetched just before midnight (or by the day's first scan, when this process was not running then), by
+ * one fetch at a time. A secret is kept for its own day only: a past day's is dropped as soon as the day turns.
+ * When the secret cannot be had (the database is down as the day begins) scans get none (their visitor is null)
+ * until a fetch succeeds, tried again every few seconds.
+ */
 export class VisitorDays {
   private current: DaySecret | undefined;
   private next: DaySecret | undefined;

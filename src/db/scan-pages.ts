@@ -1,5 +1,6 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from './schema/index.js';
+import type { ScanGroupsTable } from './schema/scans.js';
 import { inOneSnapshot } from './snapshot.js';
 
 /**
@@ -19,22 +20,10 @@ import { inOneSnapshot } from './snapshot.js';
  */
 
 /** A scan as the pages give it: its time, its place in its group, and what the group says about it. */
-export interface ScanPageRow {
-  group_id: number;
-  position: number;
-  qr_code_id: string;
-  created_at: Date;
-  device: string;
-  os: string;
-  browser: string;
-  destination_url: string | null;
-  referrer_host: string | null;
-  country: string | null;
-  region: string | null;
-  city: string | null;
-  language: string | null;
-  is_unique: boolean | null;
-}
+export type ScanPageRow = Pick<
+  Selectable<ScanGroupsTable>,
+  'qr_code_id' | 'device' | 'os' | 'browser' | 'destination_url' | 'referrer_host' | 'country' | 'region' | 'city' | 'language' | 'is_unique'
+> & { group_id: number; position: number; created_at: Date };
 
 const UNPACKED = sql`g.id as group_id, t.position, g.qr_code_id, t.created_at, g.device, g.os, g.browser,
   g.destination_url, g.referrer_host, g.country, g.region, g.city, g.language, g.is_unique
