@@ -9,8 +9,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * here only costs that tail again; keep the list short.
  *
  * Browser files (Chromium keeps a core busy) alternate with files that mostly wait (on a stopped or frozen
- * PostgreSQL, a lease, child processes), so the two workers start one of each: with every-type and layout first
- * side by side, both competed for the cores and took 108 and 88 s in a fresh-clone run (73 and 50 s alone).
+ * PostgreSQL, a lease, child processes), so the workers start a mix: with every-type and layout first side by
+ * side, both competed for the cores and took 108 and 88 s in a fresh-clone run (73 and 50 s alone).
  */
 const SLOW_FIRST = [
   'test/browser/dashboard-every-type.test.ts',
