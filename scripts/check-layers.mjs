@@ -17,7 +17,7 @@ const FLOORS = [
   ['foundation', ['errors', 'ids', 'text-rules', 'paths', 'net', 'durable-files', 'logger', 'security-headers', 'time-zone-names']],
   ['database', ['db']],
   ['instruments', ['metrics']],
-  ['domain', ['accounts', 'files', 'codes', 'analytics', 'designs', 'qr', 'people', 'webhooks', 'imports', 'landing', 'audience']],
+  ['domain', ['routing', 'accounts', 'files', 'codes', 'analytics', 'designs', 'qr', 'people', 'webhooks', 'imports', 'landing', 'audience']],
   ['settings and process', ['config', 'server', 'lifecycle', 'request-log']],
   ['delivery', ['api', 'dashboard/shared', 'dashboard/*', 'dashboard', 'redirect', 'maintenance', 'docs']],
   ['composition', ['app', 'service']],
