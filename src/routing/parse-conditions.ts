@@ -1,4 +1,3 @@
-import { singleLineTextProblem } from '../text-rules.js';
 import { COUNTRY_CODES } from './country-codes.js';
 import { DEVICE_CLASSES } from './device-classes.js';
 import { formatInstant, parseInstant } from './instants.js';
@@ -10,8 +9,11 @@ export const CONDITION_KEYS = ['os', 'browsers', 'devices', 'countries', 'langua
 
 /** A list longer than this is a mistake (there are 250 countries); it also bounds a rule's size in the code cache. */
 const MAX_LIST_LENGTH = 250;
-/** Scans store OS and browser names cut to 64 characters (src/redirect/user-agent.ts): a longer one never matches. */
-const MAX_NAME_LENGTH = 64;
+/**
+ * OS and browser names as ua-parser-js writes them: letters, digits, spaces and a few signs, at most 64 long (scans
+ * store names cut to 64, src/redirect/user-agent.ts). The same test as analytics' filters (src/analytics/scan-filters.ts).
+ */
+const SOFTWARE_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._+()/-]{0,63}$/u;
 
 /** How one entry of a list condition is read: its normal form, or why it is refused. */
 type EntryReader = (entry: string) => { ok: true; value: string } | { ok: false; message: string };
@@ -24,10 +26,9 @@ const DEVICE_SET: ReadonlySet<string> = new Set(DEVICE_CLASSES);
  */
 const softwareName: EntryReader = (entry) => {
   const name = entry.trim();
-  if (name === '') return { ok: false, message: 'must not be empty' };
-  if (name.length > MAX_NAME_LENGTH) return { ok: false, message: `must be at most ${MAX_NAME_LENGTH} characters (scans record no longer names)` };
-  const problem = singleLineTextProblem(name);
-  return problem ? { ok: false, message: problem } : { ok: true, value: name };
+  return SOFTWARE_NAME.test(name)
+    ? { ok: true, value: name }
+    : { ok: false, message: 'must be a name as scans record it (letters, digits, spaces, ._+()/-; at most 64 characters), such as iOS or Mobile Safari' };
 };
 
 const device: EntryReader = (entry) => {
