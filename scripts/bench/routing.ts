@@ -60,7 +60,7 @@ const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(val
 const cases: [string, () => number][] = [
   ['20 rules, last matches, scans 1 ms apart', () => microsPerCall(1, { ...scan }, 'rul_19')],
   ['20 rules, last matches, scans 1 min apart (local time read anew each call)', () => microsPerCall(60_000, { ...scan }, 'rul_19')],
-  ['20 rules, none matches (Android in FR), split by visitor', () => microsPerCall(1, { ...scan, country: 'FR' }, null)],
+  ['20 rules, none matches (a scan from FR), split by visitor', () => microsPerCall(1, { ...scan, country: 'FR' }, null)],
 ];
 for (const [name, run] of cases) {
   run(); // warm-up: the JIT, and the first reading of local time
