@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 /** Crockford base32: no I, L, O, U, so ids and slugs survive being read aloud or retyped. */
 export const CROCKFORD_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export type IdPrefix = 'acc' | 'key' | 'qr' | 'whd' | 'scb' | 'usr' | 'inv' | 'fil' | 'dsn' | 'imp';
+export type IdPrefix = 'acc' | 'key' | 'qr' | 'whd' | 'scb' | 'usr' | 'inv' | 'fil' | 'dsn' | 'imp' | 'rul';
 
 /**
  * A ULID-shaped id with a type prefix: `qr_` + 11 characters of microsecond time + 15 random characters

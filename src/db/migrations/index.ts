@@ -26,6 +26,7 @@ import * as erasedCodes from './20261127T0210-erased-codes.js';
 import * as erasureDeletesScannedCodes from './20261127T0220-erasure-deletes-scanned-codes.js';
 import * as rollupFoldSpeed from './20261127T0240-rollup-fold-speed.js';
 import * as scanHourlyHourIncludeCode from './20261127T0250-scan-hourly-hour-include-code.js';
+import * as codeRouting from './20261127T0300-code-routing.js';
 
 /** Every migration, listed explicitly in order, so a build never depends on reading a directory at run time. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '20261127T0220-erasure-deletes-scanned-codes': erasureDeletesScannedCodes,
   '20261127T0240-rollup-fold-speed': rollupFoldSpeed,
   '20261127T0250-scan-hourly-hour-include-code': scanHourlyHourIncludeCode,
+  '20261127T0300-code-routing': codeRouting,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -20,6 +20,16 @@ export interface QrCodesTable {
   bot_scan_count: Generated<number>;
   /** Scans that were their visitor's first of the code that UTC day, summed over the days. */
   unique_scan_count: Generated<number>;
+  /** Rules and split (src/routing/), as parseRouting returned them; null: every scan goes to `destination_url`. */
+  routing: ColumnType<unknown, unknown, unknown> | null;
+  /** Before this the short URL answers "not active yet" (404), and nothing is counted. */
+  active_from: Date | null;
+  /** From this on the short URL answers "expired" (410, or 302 to `expired_url`), and nothing is counted. */
+  expires_at: Date | null;
+  /** Scans (scan_count) that reach a destination at most; decided where a scan is committed. */
+  scan_limit: ColumnType<number | null, number | null, number | null>;
+  /** Where an expired or used-up code sends scanners; null answers 410 with a page. */
+  expired_url: string | null;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
   deleted_at: Date | null;

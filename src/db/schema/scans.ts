@@ -25,6 +25,10 @@ export interface ScanGroupsTable {
   language: string | null;
   /** The visitor's first scan of the code that UTC day; null for scans recorded before visitors were counted. */
   is_unique: boolean | null;
+  /** The routing rule that answered (its `rul_…` id), or null. */
+  rule_id: string | null;
+  /** The split variant that answered (index into the code's split), or null. */
+  variant: number | null;
   first_at: ColumnType<Date, Date, never>;
   /** Every time of the group; null for a group of one scan, which is at `first_at`. */
   times: ColumnType<Date[] | null, Date[] | null, never>;
@@ -46,6 +50,8 @@ export interface ScansView {
   city: string | null;
   language: string | null;
   is_unique: boolean | null;
+  rule_id: string | null;
+  variant: number | null;
 }
 
 /** The UTC day's secret every instance hashes visitors with; deleted once the day has ended. */
