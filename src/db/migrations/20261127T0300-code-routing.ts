@@ -36,10 +36,33 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       add column scan_limit bigint check (scan_limit > 0),
       add column expired_url text,
       add constraint qr_codes_schedule_order check (expires_at > active_from)`.execute(db);
+  // Every instance caches what a scan needs (src/redirect/code-lookup.ts); a change of routing or schedule is
+  // announced on commit like a change of destination, so the next scan on every instance sees it.
+  await sql`drop trigger qr_codes_notify_update on qr_codes`.execute(db);
+  await sql`
+    create trigger qr_codes_notify_update after update on qr_codes
+    for each row when (
+      old.destination_url is distinct from new.destination_url or old.active is distinct from new.active or
+      old.deleted_at is distinct from new.deleted_at or old.name is distinct from new.name or old.slug is distinct from new.slug or
+      old.type is distinct from new.type or old.content is distinct from new.content or
+      old.routing is distinct from new.routing or old.active_from is distinct from new.active_from or
+      old.expires_at is distinct from new.expires_at or old.scan_limit is distinct from new.scan_limit or
+      old.expired_url is distinct from new.expired_url
+    )
+    execute function notify_code_change()`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`lock table scan_groups in share mode`.execute(db);
+  await sql`drop trigger qr_codes_notify_update on qr_codes`.execute(db);
+  await sql`
+    create trigger qr_codes_notify_update after update on qr_codes
+    for each row when (
+      old.destination_url is distinct from new.destination_url or old.active is distinct from new.active or
+      old.deleted_at is distinct from new.deleted_at or old.name is distinct from new.name or old.slug is distinct from new.slug or
+      old.type is distinct from new.type or old.content is distinct from new.content
+    )
+    execute function notify_code_change()`.execute(db);
   await sql`
     alter table qr_codes
       drop constraint qr_codes_schedule_order,
