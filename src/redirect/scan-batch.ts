@@ -28,6 +28,13 @@ export interface ScanEvent {
   visitor: string | null;
   /** Bots only add to the code's bot counter: no scan row, no webhook. */
   bot: boolean;
+  /**
+   * How the scan was routed (issue 28, src/routing/): the rule that sent it (its id) or the split's variant (an
+   * index into the code's split); both absent or null when the code's own destination answered. Optional so that
+   * scans of codes without routing (and journal records of earlier versions) carry nothing extra.
+   */
+  ruleId?: string | null;
+  variant?: number | null;
 }
 
 /**
@@ -56,7 +63,7 @@ export interface PreparedScanBatch {
 /**
  * Scans that differ only in their time (and visitor), within one UTC second, as one entry: (codeId, accountId,
  * device, os, browser, destination, referrer host, [times], earliest time, country, region, city, language,
- * [visitors] or null, UTC day). PostgreSQL stores each entry as one `scan_groups` row per uniqueness (see the migrations
+ * [visitors] or null, UTC day, rule id, variant). PostgreSQL stores each entry as one `scan_groups` row per uniqueness (see the migrations
  * 20261125T1839-packed-scans and 20261127T0000-scan-audience): a burst on one poster from one kind of phone is a
  * handful of rows, not a row and two index entries per scan. The second bounds how far a group's times spread,
  * which the readers rely on. A group of one stores no array (its time is `first_at`), which keeps scans spread
@@ -72,6 +79,7 @@ export interface PreparedScanBatch {
 type ScanGroup = [
   string, string, string, string, string, string, string | null, (string | null)[], string | null,
   string | null, string | null, string | null, string | null, (string | null)[] | null, string | null,
+  string | null, number | null,
 ];
 
 /** Each scanned code's increments (codeId, scans, bot scans), counted here so PostgreSQL does not group. */
@@ -108,12 +116,14 @@ export function prepareScanBatch(scans: readonly ScanEvent[], id: string = newId
       // The geo database's names are checked to hold no control character (src/audience/place.ts).
       const key =
         `${scan.codeId}\0${scan.accountId}\0${scan.device}\0${scan.os}\0${scan.browser}\0${scan.destinationUrl}\0${scan.referrerHost ?? '\0'}` +
-        `\0${scan.country ?? '\0'}\0${scan.region ?? '\0'}\0${scan.city ?? '\0'}\0${scan.language ?? '\0'}\0${scan.visitor === null ? 'n' : 'v'}\0${secondOf(scan.at)}`;
+        `\0${scan.country ?? '\0'}\0${scan.region ?? '\0'}\0${scan.city ?? '\0'}\0${scan.language ?? '\0'}\0${scan.visitor === null ? 'n' : 'v'}\0${secondOf(scan.at)}` +
+        `\0${scan.ruleId ?? '\0'}\0${scan.variant ?? '\0'}`;
       lastGroup = groups.get(key);
       if (!lastGroup) {
         groups.set(key, (lastGroup = [
           scan.codeId, scan.accountId, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, [], time,
           scan.country, scan.region, scan.city, scan.language, scan.visitor === null ? null : [], time === null ? null : time.slice(0, 10),
+          scan.ruleId ?? null, scan.variant ?? null,
         ]));
       }
     }
@@ -137,7 +147,8 @@ function sameGroup(a: ScanEvent, b: ScanEvent): boolean {
     a.codeId === b.codeId && a.accountId === b.accountId && a.device === b.device && a.os === b.os &&
     a.browser === b.browser && a.destinationUrl === b.destinationUrl && a.referrerHost === b.referrerHost &&
     a.country === b.country && a.region === b.region && a.city === b.city && a.language === b.language &&
-    (a.visitor === null) === (b.visitor === null) && secondOf(a.at) === secondOf(b.at)
+    (a.visitor === null) === (b.visitor === null) && secondOf(a.at) === secondOf(b.at) &&
+    (a.ruleId ?? null) === (b.ruleId ?? null) && (a.variant ?? null) === (b.variant ?? null)
   );
 }
 
@@ -193,7 +204,7 @@ const SCAN_ROWS = `g as materialized (
              jsonb_array_length(e->7) as size, (e->>8)::timestamptz as first_at, e->>9 as country, e->>10 as region,
              e->>11 as city, e->>12 as language,
              case when jsonb_typeof(e->13) = 'array' and (e->>14)::date in (select day from visitor_secrets) then e->13 end as offers,
-             (e->>14)::date as day
+             (e->>14)::date as day, e->>15 as rule_id, (e->>16)::smallint as variant
       from jsonb_array_elements($2::jsonb->'scans') with ordinality as x(e, n)
       where exists (select from batch)
     ),
@@ -216,14 +227,14 @@ const SCAN_ROWS = `g as materialized (
       select n, count(*) as uniques from fresh group by n
     ),
     inserted as (
-      insert into scan_groups (qr_code_id, device, os, browser, destination_url, referrer_host, country, region, city, language, is_unique, first_at, times)
+      insert into scan_groups (qr_code_id, device, os, browser, destination_url, referrer_host, country, region, city, language, is_unique, first_at, times, rule_id, variant)
       select g.c, g.d, g.o, g.b, g.u, g.r, g.country, g.region, g.city, g.language,
              case when g.offers is not null then t.uniques is not null end, g.first_at,
-             case when g.size > 1 then array(select jsonb_array_elements_text(g.times)::timestamptz) end
+             case when g.size > 1 then array(select jsonb_array_elements_text(g.times)::timestamptz) end, g.rule_id, g.variant
       from g left join tally t using (n)
       where g.offers is null or t.uniques is null or t.uniques = g.size
       union all
-      select g.c, g.d, g.o, g.b, g.u, g.r, g.country, g.region, g.city, g.language, m.is_unique, m.first_at, m.times
+      select g.c, g.d, g.o, g.b, g.u, g.r, g.country, g.region, g.city, g.language, m.is_unique, m.first_at, m.times, g.rule_id, g.variant
       from (
         select t.n, f.i is not null as is_unique, min(x.t::timestamptz) as first_at,
                case when count(*) > 1 then array_agg(x.t::timestamptz order by x.i) end as times
@@ -259,7 +270,7 @@ const CODE_INCREMENTS = `counted as (
  * 20261124T0000-scan-count-increments).
  */
 export const WRITE_SCAN_BATCH = {
-  name: 'qroute_write_scan_batch_v7',
+  name: 'qroute_write_scan_batch_v8',
   text: `
     with batch as (
       insert into scan_batches (id) values ($1) on conflict do nothing returning id
@@ -268,7 +279,7 @@ export const WRITE_SCAN_BATCH = {
     deliveries as (
       select qroute_new_id('whd', (extract(epoch from x.t::timestamptz) * 1000000)::bigint) as id, g.a, g.c, x.t,
              x.t::timestamptz as at, g.d, g.o, g.b, g.country, g.language,
-             case when g.offers is not null then f.i is not null end as is_unique, q.slug, q.name
+             case when g.offers is not null then f.i is not null end as is_unique, q.slug, q.name, g.rule_id, g.variant
       from g
       join webhook_endpoints e on e.account_id = g.a and e.disabled_at is null
       join qr_codes q on q.id = g.c
@@ -282,7 +293,8 @@ export const WRITE_SCAN_BATCH = {
         ',"name":' || to_json(name)::text || ',"device":' || to_json(d)::text || ',"os":' || to_json(o)::text ||
         ',"browser":' || to_json(b)::text || ',"id":' || to_json(id)::text || ',"createdAt":' || to_json(t)::text ||
         ',"country":' || coalesce(to_json(country)::text, 'null') || ',"language":' || coalesce(to_json(language)::text, 'null') ||
-        ',"unique":' || coalesce(to_json(is_unique)::text, 'null') || '}',
+        ',"unique":' || coalesce(to_json(is_unique)::text, 'null') || ',"ruleId":' || coalesce(to_json(rule_id)::text, 'null') ||
+        ',"variant":' || coalesce(to_json(variant)::text, 'null') || '}',
         at
       from deliveries
       returning 1
@@ -303,7 +315,7 @@ export const WRITE_SCAN_BATCH = {
  * moment ago is never missed.
  */
 export const WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS = {
-  name: 'qroute_write_scan_batch_without_webhooks_v4',
+  name: 'qroute_write_scan_batch_without_webhooks_v5',
   text: `
     with endpoints as materialized (
       select e.account_id from webhook_endpoints e

@@ -65,8 +65,9 @@ const STAMP_BYTES = 8;
 
 /**
  * A scan as journaled: [codeId, accountId, at (ms), device, os, browser, destinationUrl, referrerHost, bot,
- * country, region, city, language, visitor]. The last five came with audience analytics (issue 27): a record of
- * an earlier version ends at `bot`, and its scans replay with none of them (null), as that version knew none. The
+ * country, region, city, language, visitor, ruleId, variant]. Country to visitor came with audience analytics
+ * (issue 27), ruleId and variant with routing (issue 28): a record of an earlier version ends before them, and its
+ * scans replay with none of them (null), as that version knew none. The
  * visitor is the day's keyed hash, never the address (src/audience/visitor-hash.ts). It must not outlive its day:
  * a scan read after its day has ended (and DAY_END_GRACE_MS) comes back without it, so a replay cannot write it
  * and records set aside do not keep it (`read`); until then, a file not yet replayed holds it.
@@ -74,6 +75,7 @@ const STAMP_BYTES = 8;
 type JournaledScan = [
   string, string, number | null, string, string, string, string, string | null, 0 | 1,
   (string | null)?, (string | null)?, (string | null)?, (string | null)?, (string | null)?,
+  (string | null)?, (number | null)?,
 ];
 
 export interface ReadJournal {
@@ -450,7 +452,7 @@ function encodeRecord(batch: PreparedScanBatch, appendedAt: number): Buffer {
     const at = scan.at.getTime();
     return [
       scan.codeId, scan.accountId, Number.isFinite(at) ? at : null, scan.device, scan.os, scan.browser, scan.destinationUrl, scan.referrerHost, scan.bot ? 1 : 0,
-      scan.country, scan.region, scan.city, scan.language, scan.visitor,
+      scan.country, scan.region, scan.city, scan.language, scan.visitor, scan.ruleId ?? null, scan.variant ?? null,
     ];
   });
   const payload = Buffer.from(JSON.stringify({ id: batch.id, scans }));
@@ -488,12 +490,14 @@ function decodeRecord(bytes: Buffer, start: number, end: number, firstLiveDay: n
 function decodePayload(payload: Buffer, firstLiveDay: number): PreparedScanBatch | undefined {
   try {
     const { id, scans } = JSON.parse(payload.toString('utf8')) as { id: string; scans: JournaledScan[] };
-    const events: ScanEvent[] = scans.map(([codeId, accountId, at, device, os, browser, destinationUrl, referrerHost, bot, country, region, city, language, visitor]) => ({
+    const events: ScanEvent[] = scans.map(([codeId, accountId, at, device, os, browser, destinationUrl, referrerHost, bot, country, region, city, language, visitor, ruleId, variant]) => ({
       codeId, accountId, at: new Date(at ?? Number.NaN), device, os, browser, destinationUrl, referrerHost,
       country: country ?? null, region: region ?? null, city: city ?? null, language: language ?? null,
       // A scan of an ended day cannot be judged any more (its day's pairs are gone): its hash is only a risk now.
       visitor: visitor != null && at !== null && Math.floor(at / DAY_MS) >= firstLiveDay ? visitor : null,
       bot: bot === 1,
+      ruleId: ruleId ?? null,
+      variant: variant ?? null,
     }));
     // The same scans in the same order give the same statement parameter: the batch is written as it was formed
     // (but for visitors of ended days; a write of it that committed keeps the batch id, so this one changes nothing).

@@ -4,7 +4,7 @@ export type WebhookEvent = 'scan.created' | 'webhook.test';
 /**
  * The body of a `scan.created` delivery: the spec's seven fields first, then the additions (`id`, equal to the
  * `webhook-id` header, for de-duplication; `createdAt`, the scan's time; `country`, `language` and `unique`, the
- * audience, docs/dashboard/audience.md). Fields may be added, never removed; new ones go last.
+ * audience, docs/dashboard/audience.md; `ruleId` and `variant`, how it was routed, docs/api/routing.md). Fields may be added, never removed; new ones go last.
  * Serialised once, when the scan is written; every attempt sends (and signs) these exact bytes.
  */
 export function scanCreatedBody(input: {
@@ -20,6 +20,9 @@ export function scanCreatedBody(input: {
   language: string | null;
   /** Null when it is not known (the day's secret was unavailable). */
   unique: boolean | null;
+  /** How the scan was routed (issue 28): the rule's id, or the split's variant (index); null when neither answered. */
+  ruleId: string | null;
+  variant: number | null;
 }): string {
   return JSON.stringify({
     event: 'scan.created',
@@ -34,6 +37,8 @@ export function scanCreatedBody(input: {
     country: input.country,
     language: input.language,
     unique: input.unique,
+    ruleId: input.ruleId,
+    variant: input.variant,
   });
 }
 

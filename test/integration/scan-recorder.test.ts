@@ -173,18 +173,28 @@ describe('writing a scan batch', () => {
     expect([await scanCount(code.id), await deliveries()]).toEqual([6, 4]);
   });
 
-  it('stores the webhook body JSON.stringify gives, byte for byte, whatever the name holds', async () => {
+  it('stores the webhook body JSON.stringify gives, byte for byte, whatever the name holds, routed or not', async () => {
     const name = 'Caf\u00e9 "quoted" \\ back\u2028 \ud83d\ude00 </script>';
     const code = await createCode(name);
-    const scan = scanOf(code, { device: 'tablet', os: 'Android', browser: 'Chrome', country: 'DE', language: 'de' });
-    await writeScanBatch(database.db, prepareScanBatch([scan]));
-    const [delivery] = await database.db.selectFrom('webhook_deliveries').select(['id', 'body']).where('qr_code_id', '=', code.id).execute();
-    expect(delivery!.id).toMatch(idPattern('whd'));
-    // Stamped with the scan's millisecond, as newId would stamp it.
-    expect(delivery!.id.slice(4, 15)).toBe(newId('whd', scan.at.getTime() * 1000).slice(4, 15));
-    expect(delivery!.body).toBe(
-      scanCreatedBody({ deliveryId: delivery!.id, qrCodeId: code.id, slug: code.slug, name, device: 'tablet', os: 'Android', browser: 'Chrome', at: scan.at, country: 'DE', language: 'de', unique: null }),
-    );
+    const at = new Date();
+    const routed = [
+      { ruleId: null, variant: null },
+      { ruleId: 'rul_"\u2028x', variant: null },
+      { ruleId: null, variant: 1 },
+    ];
+    // One scan a millisecond apart per routing, so each has its own group and delivery.
+    const scans = routed.map((routing, i) => scanOf(code, { at: new Date(at.getTime() + i), device: 'tablet', os: 'Android', browser: 'Chrome', country: 'DE', language: 'de', ...routing }));
+    await writeScanBatch(database.db, prepareScanBatch(scans));
+    const deliveries = await database.db.selectFrom('webhook_deliveries').select(['id', 'body', 'created_at']).where('qr_code_id', '=', code.id).orderBy('created_at').execute();
+    expect(deliveries).toHaveLength(3);
+    for (const [i, delivery] of deliveries.entries()) {
+      expect(delivery.id).toMatch(idPattern('whd'));
+      // Stamped with the scan's millisecond, as newId would stamp it.
+      expect(delivery.id.slice(4, 15)).toBe(newId('whd', scans[i]!.at.getTime() * 1000).slice(4, 15));
+      expect(delivery.body).toBe(
+        scanCreatedBody({ deliveryId: delivery.id, qrCodeId: code.id, slug: code.slug, name, device: 'tablet', os: 'Android', browser: 'Chrome', at: scans[i]!.at, country: 'DE', language: 'de', unique: null, ...routed[i]! }),
+      );
+    }
   });
 });
 

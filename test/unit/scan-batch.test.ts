@@ -77,7 +77,7 @@ describe('a prepared scan batch', () => {
       scan({ at: at(1, 9), country: 'DE', language: 'de', visitor: 'v1' }), // the next day
     ]).rows) as { scans: unknown[][] };
     // Each group's UTC day is sent, so PostgreSQL finds the day's secret once a group rather than once a scan.
-    expect(parameter.scans.map((group) => [group[0], ...group.slice(9), (group[7] as unknown[]).length])).toEqual([
+    expect(parameter.scans.map((group) => [group[0], ...group.slice(9, 15), (group[7] as unknown[]).length])).toEqual([
       ['qr_1', 'DE', null, null, 'de', ['v1', null, 'v2'], '2026-01-01', 3],
       ['qr_1', 'DE', null, null, 'de', null, '2026-01-01', 1],
       ['qr_1', 'FR', null, null, 'de', [null], '2026-01-01', 1], // v1 was offered for this code and day already
@@ -85,6 +85,26 @@ describe('a prepared scan batch', () => {
       ['qr_1', 'DE', 'Bavaria', 'Munich', 'de', ['v4'], '2026-01-01', 1],
       ['qr_2', 'DE', null, null, 'de', ['v1'], '2026-01-01', 1],
       ['qr_1', 'DE', null, null, 'de', ['v1'], '2026-01-02', 1],
+    ]);
+  });
+
+  it('splits groups by how scans were routed, and sends each group\'s rule id and variant', () => {
+    const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
+    const { scans } = JSON.parse(prepareScanBatch([
+      scan({ at: at(1) }),
+      scan({ at: at(2), ruleId: 'rul_a' }),
+      scan({ at: at(3), ruleId: 'rul_a' }),
+      scan({ at: at(4), ruleId: 'rul_b' }),
+      scan({ at: at(5), variant: 0 }),
+      scan({ at: at(6), variant: 1 }),
+      scan({ at: at(7), ruleId: null, variant: null }), // as a scan without routing
+    ]).rows) as { scans: unknown[][] };
+    expect(scans.map((group) => [group[15], group[16], (group[7] as unknown[]).length])).toEqual([
+      [null, null, 2],
+      ['rul_a', null, 2],
+      ['rul_b', null, 1],
+      [null, 0, 1],
+      [null, 1, 1],
     ]);
   });
 });

@@ -17,7 +17,7 @@ afterAll(async () => {
 const scan = (overrides: Partial<ScanEvent> = {}): ScanEvent => ({
   codeId: 'qr_1', accountId: 'acc_1', at: new Date('2026-11-27T09:00:00.123Z'), device: 'mobile', os: 'iOS', browser: 'Mobile Safari',
   destinationUrl: 'https://example.com/', referrerHost: null, country: null, region: null, city: null, language: null, visitor: null, bot: false,
-  ...overrides,
+  ruleId: null, variant: null, ...overrides,
 });
 
 /** A record as the version before audience analytics wrote it ("QSJ2": stamp, then a payload whose scans end at `bot`). */
@@ -37,13 +37,15 @@ function previousVersionRecord(id: string, scans: ScanEvent[]): Buffer {
 }
 
 describe('a journaled batch', () => {
-  it('replays with its audience as formed, and a record of the previous version replays with none', async () => {
+  it('replays with its audience and routing as formed, and a record of a previous version replays with none', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-journal-audience-'));
     dirs.push(dir);
     const audience = prepareScanBatch([
       scan({ country: 'DE', region: 'Bavaria', city: 'Munich', language: 'de', visitor: 'a'.repeat(32) }),
       scan({ country: 'DE', region: 'Bavaria', city: 'Munich', language: 'de', visitor: 'a'.repeat(32) }),
       scan({ country: null, language: 'fr', visitor: null }),
+      scan({ country: 'FR', language: 'fr', ruleId: 'rul_weekend', visitor: 'b'.repeat(32) }),
+      scan({ country: 'FR', language: 'fr', variant: 1, visitor: 'b'.repeat(32) }),
     ]);
     // The scans' own day (their visitors are kept while it lasts), whatever day the test runs.
     const sameDay = () => Date.parse('2026-11-27T09:30:00Z');
@@ -61,9 +63,9 @@ describe('a journaled batch', () => {
     expect(byId.get(audience.id)?.rows).toBe(audience.rows);
     expect(byId.get(audience.id)?.scans).toEqual(audience.scans);
     const previous = byId.get('scb_previous')!;
-    expect(previous.scans.map(({ country, region, city, language, visitor }) => ({ country, region, city, language, visitor }))).toEqual([
-      { country: null, region: null, city: null, language: null, visitor: null },
-      { country: null, region: null, city: null, language: null, visitor: null },
+    expect(previous.scans.map(({ country, region, city, language, visitor, ruleId, variant }) => ({ country, region, city, language, visitor, ruleId, variant }))).toEqual([
+      { country: null, region: null, city: null, language: null, visitor: null, ruleId: null, variant: null },
+      { country: null, region: null, city: null, language: null, visitor: null, ruleId: null, variant: null },
     ]);
   });
 });
