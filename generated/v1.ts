@@ -373,6 +373,12 @@ export interface components {
              * @description `{SITE_URL}/r/<slug>`: the address to print.
              */
             shortUrl: string;
+            /** @description Where each scan goes, by rules and a split; `null` when every scan goes to `destinationUrl`. */
+            routing: components["schemas"]["Routing"] | null;
+            activeFrom: components["schemas"]["ActiveFrom"];
+            expiresAt: components["schemas"]["ExpiresAt"];
+            scanLimit: components["schemas"]["ScanLimit"];
+            expiredUrl: components["schemas"]["ExpiredUrl"];
         };
         /**
          * @description The kind of code. Codes created through the API are always `URL`; the others are made in the dashboard.
@@ -393,6 +399,11 @@ export interface components {
         CreateQrCodeRequest: {
             name: components["schemas"]["Name"];
             url: components["schemas"]["DestinationUrlInput"];
+            routing?: components["schemas"]["RoutingInput"];
+            activeFrom?: components["schemas"]["ActiveFrom"];
+            expiresAt?: components["schemas"]["ExpiresAt"];
+            scanLimit?: components["schemas"]["ScanLimit"];
+            expiredUrl?: components["schemas"]["ExpiredUrl"];
         };
         /** @description At least one field. Unknown fields are rejected. */
         UpdateQrCodeRequest: {
@@ -400,6 +411,11 @@ export interface components {
             url?: components["schemas"]["DestinationUrlInput"];
             /** @description `false` pauses the code, `true` resumes it. */
             active?: boolean;
+            routing?: components["schemas"]["RoutingInput"];
+            activeFrom?: components["schemas"]["ActiveFrom"];
+            expiresAt?: components["schemas"]["ExpiresAt"];
+            scanLimit?: components["schemas"]["ScanLimit"];
+            expiredUrl?: components["schemas"]["ExpiredUrl"];
         };
         Scan: {
             /**
@@ -428,6 +444,175 @@ export interface components {
             city: string | null;
             language: components["schemas"]["ScanLanguage"];
             unique: components["schemas"]["ScanUnique"];
+            ruleId: components["schemas"]["ScanRuleId"];
+            variant: components["schemas"]["ScanVariant"];
+        };
+        /**
+         * @description The routing rule that chose this scan's destination (its `id`, which stays the same while the rule is
+         *     updated in place); `null` when no rule matched, and for scans recorded before qroute routed scans.
+         */
+        ScanRuleId: components["schemas"]["RuleId"] | null;
+        /**
+         * @description The split variant that chose this scan's destination, as an index into `routing.split` at the time of the
+         *     scan; `null` when a rule or the code's own destination answered, and for scans recorded before qroute
+         *     routed scans.
+         */
+        ScanVariant: number | null;
+        /**
+         * @description `rul_` followed by 26 Crockford base32 characters; assigned by the service.
+         * @example rul_01JD3Z8Q4V6N1X2Y3Z4A5B6C7D
+         */
+        RuleId: string;
+        /**
+         * Format: date-time
+         * @description Before this instant the short URL answers `404` with a page saying the code is not active yet; such scans
+         *     are not counted and send no webhook. `null` (the default): active from creation. On a change, `null`
+         *     removes it.
+         * @example 2026-12-01T09:00:00.000Z
+         */
+        ActiveFrom: string | null;
+        /**
+         * Format: date-time
+         * @description From this instant on the code has expired: its short URL answers `302` to `expiredUrl` when one is set,
+         *     else `410` with a page saying the code has expired; such scans are not counted and send no webhook. Must
+         *     be later than `activeFrom`. `null` (the default): never expires.
+         * @example 2027-03-01T00:00:00.000Z
+         */
+        ExpiresAt: string | null;
+        /**
+         * @description The most scans that reach a destination: once `scanCount` has reached it, the code answers as expired.
+         *     Exact with any number of instances and concurrent scans (decided where each scan is committed). A limit
+         *     below the current `scanCount` makes the code expired at once. While the database cannot be reached, scans
+         *     of a code with a limit answer `503` (they cannot be admitted exactly), where other codes keep redirecting.
+         *     `null` (the default): no limit.
+         * @example 5000
+         */
+        ScanLimit: number | null;
+        /**
+         * Format: uri
+         * @description Where an expired or used-up code sends scanners (`302`), an absolute `http` or `https` URL like
+         *     `url`; `null` (the default) answers `410` with a page instead.
+         * @example https://example.com/offer-ended
+         */
+        ExpiredUrl: string | null;
+        /**
+         * @description How each scan chooses its destination. The rules are tried in order and the first whose every condition
+         *     holds answers; when none does, the split (if any) chooses by weight, keeping a visitor (the same address
+         *     and browser) on the same variant for the UTC day; else the code's own destination answers. Each scan
+         *     records the rule (`ruleId`) or variant (`variant`) that answered.
+         */
+        Routing: {
+            timeZone: components["schemas"]["RoutingTimeZone"];
+            rules: components["schemas"]["RoutingRule"][];
+            /** @description The weighted destinations, or `null` without a split. */
+            split: components["schemas"]["SplitVariant"][] | null;
+        };
+        /**
+         * @description Rules and a split that choose each scan's destination; `null` removes them, and every scan then goes to the
+         *     code's own destination. The routing to store replaces the code's current one whole. Send a rule's `id` to keep it (and the
+         *     scans counted for it) while changing the rule; a rule without `id` is new. At least one of `rules` and
+         *     `split`. With a split, the code's `destinationUrl` reads as the first variant's (a `url` sent with it
+         *     must be that one). A split applies to `URL` codes only: other types answer with their page unless a rule
+         *     matches.
+         * @example {
+         *       "timeZone": "Europe/Berlin",
+         *       "rules": [
+         *         {
+         *           "name": "iPhones in Germany",
+         *           "when": {
+         *             "os": [
+         *               "iOS"
+         *             ],
+         *             "countries": [
+         *               "DE",
+         *               "AT"
+         *             ]
+         *           },
+         *           "destinationUrl": "https://example.com/de-ios"
+         *         }
+         *       ],
+         *       "split": [
+         *         {
+         *           "destinationUrl": "https://example.com/a",
+         *           "weight": 70
+         *         },
+         *         {
+         *           "destinationUrl": "https://example.com/b",
+         *           "weight": 30
+         *         }
+         *       ]
+         *     }
+         */
+        RoutingInput: {
+            timeZone?: components["schemas"]["RoutingTimeZone"];
+            rules?: components["schemas"]["RoutingRuleInput"][];
+            /** @description The weighted destinations for scans no rule answers; `null` for none. */
+            split?: components["schemas"]["SplitVariant"][] | null;
+        } | null;
+        /**
+         * @description The IANA time zone (`Europe/Berlin`) that `weekdays` and `hours` are read in, with its daylight saving
+         *     rules. Stored by its current name (`Asia/Calcutta` reads back as `Asia/Kolkata`). Default `UTC`.
+         * @default UTC
+         * @example Europe/Berlin
+         */
+        RoutingTimeZone: string;
+        RoutingRule: {
+            id: components["schemas"]["RuleId"];
+            /** @description A label for people, or `null`. */
+            name: string | null;
+            when: components["schemas"]["RoutingConditions"];
+            /**
+             * Format: uri
+             * @description Where scans that match go (for landing-page types, instead of the page).
+             */
+            destinationUrl: string;
+        };
+        RoutingRuleInput: {
+            id?: components["schemas"]["RuleId"];
+            /** @description A label for people, at most 100 characters. */
+            name?: string | null;
+            when: components["schemas"]["RoutingConditions"];
+            destinationUrl: components["schemas"]["DestinationUrlInput"];
+        };
+        /**
+         * @description At least one condition; a rule matches a scan when every condition given holds. A list holds when the
+         *     scan's value is one of its entries (a scan without the value, such as a private address without a
+         *     country, never matches a list). `from` is inclusive and `until` exclusive. `weekdays` and `hours` are
+         *     read in `timeZone`; `hours` may wrap past midnight (`18:00` to `02:00`), and with both given a window
+         *     belongs to the weekday it starts on (Saturday 18:00 to Sunday 02:00 for `sat`).
+         */
+        RoutingConditions: {
+            /** @description Operating system names as scans record them (`iOS`, `Android`, `Windows`, `macOS`). */
+            os?: string[];
+            /** @description Browser names as scans record them (`Mobile Safari`, `Chrome`). */
+            browsers?: string[];
+            devices?: components["schemas"]["Device"][];
+            /** @description ISO 3166-1 alpha-2 codes (`DE`), stored upper case. */
+            countries?: string[];
+            /** @description Primary language subtags (`de`), stored lower case, as scans record them. */
+            languages?: string[];
+            /**
+             * Format: date-time
+             * @description The first instant the rule holds (with an offset, `2026-12-01T00:00:00+01:00`).
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description The instant the rule stops holding; later than `from`.
+             */
+            until?: string;
+            weekdays?: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+            hours?: {
+                /** @description Local `HH:MM`, inclusive. */
+                from: string;
+                /** @description Local `HH:MM`, exclusive; earlier than `from` wraps past midnight. */
+                until: string;
+            };
+        };
+        SplitVariant: {
+            destinationUrl: components["schemas"]["DestinationUrlInput"];
+            /** @description Share of the scans no rule answers, in percent; the weights add up to 100. */
+            weight: number;
         };
         /**
          * @description ISO 3166-1 alpha-2 code of the country the scanner's IP address belongs to, upper case (`DE`), looked up in
@@ -559,7 +744,7 @@ export interface components {
         /**
          * @description The body of a `scan.created` webhook. The first seven fields are the spec's; `id` and `createdAt` are
          *     additions, and so are `country`, `language` and `unique` (absent from deliveries queued before qroute
-         *     recorded them). Fields may be added in future, never removed: ignore fields you do not know.
+         *     recorded them) and `ruleId` and `variant` (absent from deliveries queued before qroute routed scans). Fields may be added in future, never removed: ignore fields you do not know.
          * @example {
          *       "event": "scan.created",
          *       "qrCodeId": "qr_01JD3Z8Q4V6N1X2Y3Z4A5B6C7D",
@@ -572,7 +757,9 @@ export interface components {
          *       "createdAt": "2026-11-22T10:20:01.517Z",
          *       "country": "DE",
          *       "language": "de",
-         *       "unique": true
+         *       "unique": true,
+         *       "ruleId": null,
+         *       "variant": 1
          *     }
          */
         ScanCreatedEvent: {
@@ -594,6 +781,8 @@ export interface components {
             country?: components["schemas"]["ScanCountry"];
             language?: components["schemas"]["ScanLanguage"];
             unique?: components["schemas"]["ScanUnique"];
+            ruleId?: components["schemas"]["ScanRuleId"];
+            variant?: components["schemas"]["ScanVariant"];
         };
         /** @description Sent by the admin CLI's `webhook test`, to check reachability and signatures. Not a scan. */
         WebhookTestEvent: {

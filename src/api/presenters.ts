@@ -4,6 +4,8 @@ import type { WebhookSettings } from '../webhooks/webhook-settings.js';
 import type { Attempt, Delivery } from '../webhooks/delivery-service.js';
 import type { ApiQrCode, ApiScan, ApiWebhook, ApiWebhookAttempt, ApiWebhookDelivery } from './contract.js';
 
+type ApiRoutingConditions = NonNullable<ApiQrCode['routing']>['rules'][number]['when'];
+
 /** The API shape of a code. `shortUrl` depends on where this instance is reachable, so it is built here. */
 export function presentQrCode(code: QrCode, siteUrl: string): ApiQrCode {
   const shortUrl = `${siteUrl}/r/${code.slug}`;
@@ -20,6 +22,16 @@ export function presentQrCode(code: QrCode, siteUrl: string): ApiQrCode {
     active: code.active,
     createdAt: code.createdAt.toISOString(),
     shortUrl,
+    routing: code.routing && {
+      timeZone: code.routing.timeZone,
+      // parseRouting keeps devices to the classes scans record, the contract's Device enum.
+      rules: code.routing.rules.map((rule) => ({ id: rule.id, name: rule.name ?? null, when: rule.when as ApiRoutingConditions, destinationUrl: rule.destinationUrl })),
+      split: code.routing.split ?? null,
+    },
+    activeFrom: code.activeFrom?.toISOString() ?? null,
+    expiresAt: code.expiresAt?.toISOString() ?? null,
+    scanLimit: code.scanLimit,
+    expiredUrl: code.expiredUrl,
   };
 }
 
@@ -34,6 +46,8 @@ export function presentScan(scan: Scan): ApiScan {
     city: scan.city,
     language: scan.language,
     unique: scan.unique,
+    ruleId: scan.ruleId,
+    variant: scan.variant,
   };
 }
 

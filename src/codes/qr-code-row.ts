@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { QrCodesTable } from '../db/schema/qr-codes.js';
 import { errors } from '../errors.js';
+import type { Routing } from '../routing/index.js';
 import { idPattern } from '../ids.js';
 import { liveScanCount, liveUniqueScanCount } from './scan-counts.js';
 
@@ -15,6 +16,12 @@ export interface QrCode {
   uniqueScanCount: number;
   active: boolean;
   createdAt: Date;
+  /** Rules and split (src/routing/); null: every scan goes to `destinationUrl`. */
+  routing: Routing | null;
+  activeFrom: Date | null;
+  expiresAt: Date | null;
+  scanLimit: number | null;
+  expiredUrl: string | null;
 }
 
 /**
@@ -23,9 +30,13 @@ export interface QrCode {
  */
 export const codeColumns = [
   'id', 'name', 'type', 'slug', 'destination_url', liveScanCount.as('scan_count'), liveUniqueScanCount.as('unique_scan_count'), 'active', 'created_at',
+  'routing', 'active_from', 'expires_at', 'scan_limit', 'expired_url',
 ] as const;
 
-type CodeRow = Pick<Selectable<QrCodesTable>, 'id' | 'name' | 'type' | 'slug' | 'destination_url' | 'scan_count' | 'unique_scan_count' | 'active' | 'created_at'>;
+type CodeRow = Pick<
+  Selectable<QrCodesTable>,
+  'id' | 'name' | 'type' | 'slug' | 'destination_url' | 'scan_count' | 'unique_scan_count' | 'active' | 'created_at' | 'routing' | 'active_from' | 'expires_at' | 'scan_limit' | 'expired_url'
+>;
 
 export function toQrCode(row: CodeRow): QrCode {
   return {
@@ -38,6 +49,12 @@ export function toQrCode(row: CodeRow): QrCode {
     uniqueScanCount: row.unique_scan_count,
     active: row.active,
     createdAt: row.created_at,
+    // Only ever written from parseRouting's result (src/codes/code-routing.ts).
+    routing: (row.routing as Routing | null) ?? null,
+    activeFrom: row.active_from,
+    expiresAt: row.expires_at,
+    scanLimit: row.scan_limit,
+    expiredUrl: row.expired_url,
   };
 }
 

@@ -6,6 +6,8 @@ import type { Db } from '../db/schema/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors.js';
 import { microsToDate, newId, nowMicros } from '../ids.js';
+import type { Routing } from '../routing/index.js';
+import { applyRoutingChanges, type CodeRoutingState, hasRoutingChanges, type RoutingChanges, type RoutingColumns } from './code-routing.js';
 import { type Actor, recordDestinationChange } from './destination-history.js';
 import { claimIdempotencyKey, hashRequest, storeIdempotentResponse } from './idempotency.js';
 import { assertCodeId, codeColumns, type QrCode, toQrCode } from './qr-code-row.js';
@@ -27,6 +29,10 @@ export interface Scan {
   language: string | null;
   /** The visitor's first scan of the code that UTC day; null when not known (recorded before visitors were counted). */
   unique: boolean | null;
+  /** The routing rule that answered, or null. */
+  ruleId: string | null;
+  /** The split variant that answered (index into the split), or null. */
+  variant: number | null;
 }
 
 /** SPEC: the scans endpoint returns the last 1000 scans. */
@@ -53,12 +59,22 @@ export async function createQrCode(
     externalId?: string;
     /** A saved design of the same account that the code follows. */
     designTemplateId?: string;
+    /** Rules, split and schedule (checked here: `invalid_body` with a pointer per problem). */
+    routing?: RoutingChanges;
   },
 ): Promise<{ code: QrCode; replayed: boolean }> {
+  // Checked before anything is locked: a new code has no stored routing to keep rule ids from.
+  const type = input.typed?.type ?? 'URL';
+  const given = typeof input.destinationUrl === 'string' ? input.destinationUrl : undefined;
+  const routed = input.routing && applyRoutingChanges(
+    { type, destinationUrl: given ?? '', routing: null, activeFrom: null, expiresAt: null },
+    { ...input.routing, destinationUrl: given },
+  );
   return inTransaction(db, async (trx) => {
     const { idempotencyKey, accountId } = input;
     if (idempotencyKey !== undefined) {
-      const requestHash = hashRequest({ name: input.name, url: input.destinationUrl });
+      // Only the fields sent: a retry of a request made before codes had routing hashes as it did then.
+      const requestHash = hashRequest({ name: input.name, url: input.destinationUrl, ...definedOnly(input.routing ?? {}) });
       const claim = await claimIdempotencyKey(trx, { accountId, key: idempotencyKey, requestHash });
       if (claim.kind === 'key_reused') throw errors.idempotencyKeyReused();
       if (claim.kind === 'replay') return { code: fromStoredCode(claim.body), replayed: true };
@@ -81,10 +97,11 @@ export async function createQrCode(
     const code = await insertWithFreshSlug(trx, {
       accountId,
       name: input.name,
-      destinationUrl: input.destinationUrl,
+      destinationUrl: given === undefined ? input.destinationUrl : (routed?.destinationUrl ?? given),
       typed: input.typed,
       externalId: input.externalId,
       designTemplateId: input.designTemplateId,
+      routing: routed?.columns,
     });
     await recordDestinationChange(trx, { codeId: code.id, previousUrl: null, newUrl: code.destinationUrl, actor: input.actor });
     if (idempotencyKey !== undefined) {
@@ -115,6 +132,7 @@ async function insertWithFreshSlug(
     typed?: { type: CodeTypeName; content: unknown };
     externalId?: string;
     designTemplateId?: string;
+    routing?: RoutingColumns;
   },
 ): Promise<QrCode> {
   // One instant for both, so `createdAt` order and id order agree.
@@ -133,6 +151,7 @@ async function insertWithFreshSlug(
         ...(input.typed && { type: input.typed.type, content: JSON.stringify(input.typed.content) }),
         ...(input.externalId !== undefined && { external_id: input.externalId }),
         ...(input.designTemplateId !== undefined && { design_template_id: input.designTemplateId }),
+        ...input.routing,
         created_at: now,
         updated_at: now,
       })
@@ -171,21 +190,27 @@ export async function updateQrCode(
   input: {
     accountId: string;
     id: string;
-    changes: { name?: string; destinationUrl?: string; active?: boolean };
+    changes: { name?: string; destinationUrl?: string; active?: boolean } & RoutingChanges;
     actor: Actor;
   },
 ): Promise<QrCode> {
-  const { name, destinationUrl, active } = input.changes;
+  const { name, active, ...routingChanges } = input.changes;
   assertCodeId(input.id);
   return inTransaction(db, async (trx) => {
-    // Read under the row lock: of two racing changes the second sees the first one's destination as previous.
-    const previousUrl = destinationUrl === undefined ? undefined : await lockDestination(trx, input);
+    // Read under the row lock: of two racing changes the second sees the first one's destination (and rule ids) as
+    // previous.
+    const routes = hasRoutingChanges(routingChanges);
+    const locked = routes || input.changes.destinationUrl !== undefined ? await lockRouting(trx, input, input.changes.destinationUrl !== undefined) : undefined;
+    const routed = locked && applyRoutingChanges(locked, routingChanges);
+    const previousUrl = locked?.destinationUrl;
+    const destinationUrl = routed && routed.destinationUrl !== previousUrl ? routed.destinationUrl : input.changes.destinationUrl;
     const row = await trx
       .updateTable('qr_codes')
       .set({
         ...(name !== undefined && { name }),
         ...(destinationUrl !== undefined && { destination_url: destinationUrl }),
         ...(active !== undefined && { active }),
+        ...routed?.columns,
         updated_at: new Date(),
       })
       .where('id', '=', input.id)
@@ -200,16 +225,29 @@ export async function updateQrCode(
   });
 }
 
-/** The current destination, locked; only a URL code has one to change (the other types keep theirs in content). */
-async function lockDestination(trx: Db, code: { accountId: string; id: string }): Promise<string> {
+/**
+ * The code's destination, routing and schedule, locked. Only a URL code has a destination to change (the other types
+ * keep theirs in content): `changesUrl` refuses the others.
+ */
+async function lockRouting(trx: Db, code: { accountId: string; id: string }, changesUrl: boolean): Promise<CodeRoutingState> {
   const row = await liveCodesOf(trx, code.accountId)
-    .select(['destination_url', 'type'])
+    .select(['destination_url', 'type', 'routing', 'active_from', 'expires_at'])
     .where('id', '=', code.id)
     .forUpdate()
     .executeTakeFirst();
   if (!row) throw errors.notFound();
-  if (row.type !== 'URL') throw errors.urlNotApplicable(row.type);
-  return row.destination_url;
+  if (changesUrl && row.type !== 'URL') throw errors.urlNotApplicable(row.type);
+  // Only ever written from parseRouting's result (code-routing.ts).
+  return { type: row.type, destinationUrl: row.destination_url, routing: (row.routing as Routing | null) ?? null, activeFrom: row.active_from, expiresAt: row.expires_at };
+}
+
+/** The fields given, as JSON would say them (instants as ISO strings), for the idempotency hash. */
+function definedOnly(value: RoutingChanges): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, field]) => field !== undefined)
+      .map(([name, field]) => [name, field instanceof Date ? field.toISOString() : field]),
+  );
 }
 
 export async function deleteQrCode(db: Db, input: { accountId: string; id: string }): Promise<void> {
@@ -250,12 +288,26 @@ export async function newestScansOfCode(db: Db, codeId: string, limit: number): 
     city: row.city,
     language: row.language,
     unique: row.is_unique,
+    ruleId: row.rule_id,
+    variant: row.variant,
   }));
 }
 
 /** Idempotent replays are stored as JSON; dates come back as strings. */
 function fromStoredCode(stored: unknown): QrCode {
-  const code = stored as Omit<QrCode, 'createdAt' | 'uniqueScanCount'> & { createdAt: string; uniqueScanCount?: number };
-  // Stored before unique scans were counted: like scanCount, the count as it was when first answered.
-  return { ...code, uniqueScanCount: code.uniqueScanCount ?? 0, createdAt: new Date(code.createdAt) };
+  type Stored = Omit<QrCode, 'createdAt' | 'uniqueScanCount' | 'routing' | 'activeFrom' | 'expiresAt' | 'scanLimit' | 'expiredUrl'> &
+    { createdAt: string; uniqueScanCount?: number } & Partial<Pick<QrCode, 'routing' | 'scanLimit' | 'expiredUrl'>> & { activeFrom?: string | null; expiresAt?: string | null };
+  const code = stored as Stored;
+  // Stored before unique scans were counted or codes were routed: like scanCount, the code as it was when first
+  // answered.
+  return {
+    ...code,
+    uniqueScanCount: code.uniqueScanCount ?? 0,
+    createdAt: new Date(code.createdAt),
+    routing: code.routing ?? null,
+    activeFrom: code.activeFrom ? new Date(code.activeFrom) : null,
+    expiresAt: code.expiresAt ? new Date(code.expiresAt) : null,
+    scanLimit: code.scanLimit ?? null,
+    expiredUrl: code.expiredUrl ?? null,
+  };
 }

@@ -22,11 +22,11 @@ import { inOneSnapshot } from './snapshot.js';
 /** A scan as the pages give it: its time, its place in its group, and what the group says about it. */
 export type ScanPageRow = Pick<
   Selectable<ScanGroupsTable>,
-  'qr_code_id' | 'device' | 'os' | 'browser' | 'destination_url' | 'referrer_host' | 'country' | 'region' | 'city' | 'language' | 'is_unique'
+  'qr_code_id' | 'device' | 'os' | 'browser' | 'destination_url' | 'referrer_host' | 'country' | 'region' | 'city' | 'language' | 'is_unique' | 'rule_id' | 'variant'
 > & { group_id: number; position: number; created_at: Date };
 
 const UNPACKED = sql`g.id as group_id, t.position, g.qr_code_id, t.created_at, g.device, g.os, g.browser,
-  g.destination_url, g.referrer_host, g.country, g.region, g.city, g.language, g.is_unique
+  g.destination_url, g.referrer_host, g.country, g.region, g.city, g.language, g.is_unique, g.rule_id, g.variant
   from scan_groups g cross join lateral unnest(coalesce(g.times, array[g.first_at])) with ordinality as t(created_at, position)`;
 
 /**

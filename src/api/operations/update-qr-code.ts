@@ -3,7 +3,7 @@ import { updateQrCode as updateCode } from '../../codes/qr-code-service.js';
 import { callerOf, type ApiDependencies } from '../context.js';
 import type { RequestBody, ResponseBody } from '../contract.js';
 import { presentQrCode } from '../presenters.js';
-import { parseCodeInput } from './input.js';
+import { parseCodeInput, parseRoutingInput } from './input.js';
 
 export function updateQrCode({ db, config }: ApiDependencies): RequestHandler<{ id: string }> {
   return async (req, res) => {
@@ -13,7 +13,7 @@ export function updateQrCode({ db, config }: ApiDependencies): RequestHandler<{ 
     const code = await updateCode(db, {
       accountId: caller.accountId,
       id: req.params.id,
-      changes: { name, destinationUrl, active: input.active },
+      changes: { name, destinationUrl, active: input.active, ...parseRoutingInput(input) },
       actor: { kind: 'api_key', apiKeyId: caller.keyId },
     });
     const body: ResponseBody<'updateQrCode', 200> = { data: presentQrCode(code, config.siteUrl) };
