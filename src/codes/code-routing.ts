@@ -4,7 +4,7 @@ import { newId } from '../ids.js';
 import { parseRouting, type Routing } from '../routing/index.js';
 
 /**
- * What a create or change may say about where scans go (issue 28, docs/api/routing.md): the routing as sent
+ * What a create or change may say about where scans go (issue 28, docs/integrating/routing.md): the routing as sent
  * (checked here, against the stored one, so rule ids are kept), and the schedule. `undefined` leaves a field as it
  * is; `null` removes it.
  */
