@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 // Frozen once landed: a schema change is a new migration file.
 
 /**
- * One printed code, many destinations (issue 28, docs/api/routing.md).
+ * One printed code, many destinations (issue 28, docs/integrating/routing.md).
  *
  * A code gains its routing (rules tried in order, then a weighted split; src/routing/ checks and normalises it
  * before it is stored, so the column only ever holds what parseRouting returned) and its schedule: when it starts
