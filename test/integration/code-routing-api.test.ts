@@ -161,3 +161,39 @@ describe('routing and schedule through the API', () => {
     expect((await send([WEEKEND_NIGHTS])).status).toBe(422);
   });
 });
+
+describe('hostile routing input', () => {
+  // Every text a routing carries, with what PostgreSQL's jsonb and text cannot hold (NUL) or XML cannot print
+  // (U+FFFF, a lone surrogate), and broken escapes: a clear 400 or a stored value, never a 5xx.
+  const HOSTILE = ['\u0000', 'a\u0000b', '\uffff', '\ud800', 'x'.repeat(5000), '%E0%A4%A', '\u202e', ''];
+  const bodies = (text: string): Record<string, unknown>[] => [
+    { routing: { rules: [{ name: text, when: { os: ['iOS'] }, destinationUrl: 'https://example.com/x' }] } },
+    { routing: { rules: [{ when: { os: [text] }, destinationUrl: 'https://example.com/x' }] } },
+    { routing: { rules: [{ when: { browsers: [text] }, destinationUrl: 'https://example.com/x' }] } },
+    { routing: { rules: [{ when: { countries: [text] }, destinationUrl: 'https://example.com/x' }] } },
+    { routing: { rules: [{ when: { languages: [text] }, destinationUrl: 'https://example.com/x' }] } },
+    { routing: { rules: [{ when: { weekdays: [text] }, destinationUrl: 'https://example.com/x' }] } },
+    { routing: { rules: [{ when: { hours: { from: text, until: '02:00' } }, destinationUrl: 'https://example.com/x' }] } },
+    { routing: { rules: [{ when: { from: text }, destinationUrl: 'https://example.com/x' }] } },
+    { routing: { rules: [{ when: { os: ['iOS'] }, destinationUrl: `https://example.com/${text}` }] } },
+    { routing: { rules: [{ id: text, when: { os: ['iOS'] }, destinationUrl: 'https://example.com/x' }] } },
+    { routing: { timeZone: text, rules: [GERMAN_IPHONES] } },
+    { routing: { split: [{ destinationUrl: `https://example.com/${text}`, weight: 50 }, { destinationUrl: 'https://example.com/b', weight: 50 }] } },
+    { expiredUrl: `https://example.com/${text}` },
+    { activeFrom: text },
+  ];
+
+  it('answers every hostile text in every routing field without a 5xx', async () => {
+    const created = await create({});
+    const id = (created.body as { data: { id: string } }).data.id;
+    const failures: string[] = [];
+    for (const text of HOSTILE) {
+      for (const body of bodies(text)) {
+        for (const response of [await create(body), await change(id, body)]) {
+          if (response.status >= 500) failures.push(`${response.status} for ${JSON.stringify(body).slice(0, 200)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
