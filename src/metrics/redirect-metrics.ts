@@ -5,6 +5,12 @@ export const REDIRECT_OUTCOMES = {
   redirected: '302',
   paused: '404',
   gone: '404',
+  /** A code scanned before its `activeFrom` (issue 28): its "not active yet" page. */
+  not_active: '404',
+  /** Past `expiresAt` or its scan limit, without an expired URL: the "expired" page. */
+  expired: '410',
+  /** Past `expiresAt` or its scan limit, sent to the code's expired URL. */
+  expired_redirected: '302',
   method_not_allowed: '405',
   unavailable: '503',
 } as const;
@@ -22,10 +28,12 @@ export interface RedirectObserver {
  */
 export function createRedirectMetrics(registry: Registry): RedirectObserver {
   const outcomes = Object.keys(REDIRECT_OUTCOMES) as RedirectOutcome[];
-  const counts: Record<RedirectOutcome, number> = { redirected: 0, paused: 0, gone: 0, method_not_allowed: 0, unavailable: 0 };
+  const counts: Record<RedirectOutcome, number> = {
+    redirected: 0, paused: 0, gone: 0, not_active: 0, expired: 0, expired_redirected: 0, method_not_allowed: 0, unavailable: 0,
+  };
   new Counter({
     name: 'qroute_redirects_total',
-    help: 'Short-link requests answered, by outcome and HTTP status (302 redirected, 404 paused or gone, 405, 503 unavailable).',
+    help: 'Short-link requests answered, by outcome and HTTP status (302 redirected, 404 paused, gone or not active yet, 410 expired, 302 expired_redirected, 405, 503 unavailable).',
     labelNames: ['outcome', 'status'],
     registers: [registry],
     collect() {

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { accountChangePayload, type Branding } from '../accounts/branding.js';
 import type { Database } from '../db/schema/index.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { compileRouting, type CompiledRouting, type Routing } from '../routing/index.js';
 
 /** What a scan needs to know about a slug: where to redirect, or (page types) what page to render and for whom. */
 export type RedirectTarget =
@@ -22,8 +23,26 @@ export type RedirectTarget =
        * database outage. A change announces the account (src/accounts/branding.ts), dropping its codes here.
        */
       brand: Branding;
+      /**
+       * The code's routing (issue 28), compiled once when the code entered the cache; null without routing (or
+       * with one that failed to compile: logged, and the code's own destination answers).
+       */
+      routing: CompiledRouting | null;
+      /** When the code answers and how often; null when none of it is set (most codes: one check per scan). */
+      schedule: CodeSchedule | null;
     }
   | { state: 'gone' };
+
+/** A code's schedule (issue 28), times as epoch milliseconds. */
+export interface CodeSchedule {
+  /** Before this the short URL answers "not active yet" (404); -Infinity when not set. */
+  activeFrom: number;
+  /** From this on it answers "expired" (302 to `expiredUrl`, else 410); Infinity when not set. */
+  expiresAt: number;
+  /** Scans that reach a destination at most, decided where scans are committed (scan-recorder.ts); null: no limit. */
+  scanLimit: number | null;
+  expiredUrl: string | null;
+}
 
 interface Entry {
   target: RedirectTarget;
@@ -56,6 +75,8 @@ export interface CodeLookupOptions {
    */
   unknownLookupTimeoutMs: number;
   now?: () => number;
+  /** Told about a stored routing that does not compile (the code then answers with its own destination). */
+  onBadRouting?: (codeId: string, error: unknown) => void;
 }
 
 export class LookupTimeoutError extends Error {}
@@ -252,7 +273,8 @@ export class CodeLookup {
       .select([
         'qr_codes.id', 'qr_codes.account_id', 'qr_codes.slug', 'qr_codes.name', 'qr_codes.destination_url', 'qr_codes.active',
         'qr_codes.deleted_at', 'qr_codes.type', 'qr_codes.content', 'accounts.name as account_name',
-        'accounts.brand_color', 'logo.id as logo_file_id',
+        'accounts.brand_color', 'logo.id as logo_file_id', 'qr_codes.routing', 'qr_codes.active_from', 'qr_codes.expires_at',
+        'qr_codes.scan_limit', 'qr_codes.expired_url',
       ])
       .where('qr_codes.slug', '=', slug)
       .executeTakeFirst();
@@ -269,7 +291,19 @@ export class CodeLookup {
           content: row.content,
           accountName: row.account_name,
           brand: { color: row.brand_color, logoFileId: row.logo_file_id },
+          routing: row.routing ? this.compile(row.routing as Routing, row.id) : null,
+          schedule: scheduleOf(row),
         };
+  }
+
+  /** Once per read of a code, so per scan the routing costs only its evaluation. */
+  private compile(routing: Routing, codeId: string): CompiledRouting | null {
+    try {
+      return compileRouting(routing, codeId);
+    } catch (error) {
+      this.options.onBadRouting?.(codeId, error);
+      return null;
+    }
   }
 
   private remember(slug: string, target: RedirectTarget): void {
@@ -286,4 +320,15 @@ export class CodeLookup {
   private now(): number {
     return this.options.now?.() ?? Date.now();
   }
+}
+
+function scheduleOf(row: { active_from: Date | null; expires_at: Date | null; scan_limit: number | string | null; expired_url: string | null }): CodeSchedule | null {
+  if (row.active_from === null && row.expires_at === null && row.scan_limit === null) return null;
+  return {
+    activeFrom: row.active_from?.getTime() ?? -Infinity,
+    expiresAt: row.expires_at?.getTime() ?? Infinity,
+    // bigint: pg hands it over as a string.
+    scanLimit: row.scan_limit === null ? null : Number(row.scan_limit),
+    expiredUrl: row.expired_url,
+  };
 }

@@ -42,6 +42,8 @@ export function createRedirect(deps: {
     // Well above a healthy lookup (about a millisecond), well below what a person waits before scanning again.
     lookupTimeoutMs: 1_500,
     unknownLookupTimeoutMs: 5_000,
+    // parseRouting checked it before it was stored: only a routing written around the API (or by a later version) fails.
+    onBadRouting: (codeId, error) => logger.error({ err: error, codeId }, 'stored routing does not compile; the code answers with its own destination'),
   });
   // While notifications are down, every scan reads the database (cached entries are not trusted).
   const listener = new NotificationListener(

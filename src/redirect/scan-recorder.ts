@@ -5,6 +5,7 @@ import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { ScanRecorderObserver } from '../metrics/scan-metrics.js';
 import { prepareScanBatch, type PreparedScanBatch, ScanBatchWriter, type ScanEvent } from './scan-batch.js';
 import type { ScanJournal } from './scan-journal.js';
+import { writeWithinLimits } from './scan-limits.js';
 
 export type { ScanEvent } from './scan-batch.js';
 
@@ -52,6 +53,16 @@ interface Waiting {
   scan: ScanEvent;
   done: () => void;
 }
+
+/** A scan of a code with a scan limit, waiting to learn whether it was admitted. */
+interface WaitingForLimit {
+  scan: ScanEvent;
+  admitted: (admitted: boolean) => void;
+  failed: (error: unknown) => void;
+}
+
+/** Why a scan of a limited code was not decided: its caller answers 503 (temporarily unavailable). */
+export class ScanLimitUndecidedError extends Error {}
 
 /** A batch kept in memory until it is known to be committed. */
 interface BufferedBatch {
@@ -121,6 +132,9 @@ export class ScanRecorder {
   private journalLooks: NodeJS.Timeout | undefined;
   /** Picks each batch's statement (with or without the webhook outbox). */
   private readonly writer: ScanBatchWriter;
+  /** Scans of limited codes waiting for the next decision; one decision (transaction) in flight at a time. */
+  private waitingForLimit: WaitingForLimit[] = [];
+  private limitWrite: Promise<void> | undefined;
 
   constructor(
     private readonly db: Database,
@@ -142,6 +156,51 @@ export class ScanRecorder {
       this.waiting.push({ scan, done });
       this.pump();
     });
+  }
+
+  /**
+   * For a scan of a code with a scan limit (issue 28): resolves true once it is committed within the limit, false
+   * when the code had reached its limit (nothing written: the caller answers as for an expired code). Decided where
+   * the scan is committed (scan-limits.ts), with every such scan that arrives meanwhile (group commit). Never kept
+   * in memory or journaled, since its admission cannot be decided without the database: while the database fails
+   * (or the recorder stops) it rejects with ScanLimitUndecidedError, and the scan is answered 503.
+   */
+  recordWithinLimit(scan: ScanEvent): Promise<boolean> {
+    if (!this.live || this.stopped) {
+      return Promise.reject(new ScanLimitUndecidedError('scans of a code with a scan limit cannot be decided while the database fails'));
+    }
+    return new Promise((admitted, failed) => {
+      this.waitingForLimit.push({ scan, admitted, failed });
+      this.limitWrite ??= this.decideLimits();
+    });
+  }
+
+  /** Writes limited scans, everything that waits in one transaction, until none waits. */
+  private async decideLimits(): Promise<void> {
+    while (this.waitingForLimit.length > 0) {
+      const taken = this.waitingForLimit.splice(0, this.options.maxBatch);
+      const scans = taken.map((w) => w.scan);
+      let admitted: boolean[] = [];
+      const outcome = await settleWithin(
+        writeWithinLimits(this.db, scans).then((answer) => {
+          admitted = answer;
+        }),
+        this.options.commitTimeoutMs,
+      );
+      if (outcome.status === 'fulfilled') {
+        const written = admitted.filter(Boolean).length;
+        this.stats.written += written;
+        this.stats.batches++;
+        if (written > 0) this.observer?.batchWritten(written);
+        taken.forEach((w, i) => w.admitted(admitted[i]!));
+        continue;
+      }
+      const reason = outcome.status === 'timeout' ? new Error(`scans of limited codes not committed within ${this.options.commitTimeoutMs} ms`) : outcome.reason;
+      this.logger.error({ err: reason, scans: taken.length }, 'scans of codes with a scan limit could not be decided; answered 503');
+      const error = new ScanLimitUndecidedError('scans of a code with a scan limit could not be decided', { cause: reason });
+      for (const w of taken) w.failed(error);
+    }
+    this.limitWrite = undefined;
   }
 
   /** Scans accepted but not yet known to be written (waiting for a commit or the journal, or kept in memory). */
@@ -185,10 +244,10 @@ export class ScanRecorder {
   async stop(timeoutMs: number): Promise<number> {
     this.stopped = true;
     const deadline = Date.now() + timeoutMs;
-    while ((this.liveWritesInFlight > 0 || this.backlog > 0 || this.replaying) && Date.now() < deadline) {
+    while ((this.liveWritesInFlight > 0 || this.backlog > 0 || this.replaying || this.limitWrite) && Date.now() < deadline) {
       this.drain();
       // Only promises: an undefined in the race would settle it at once and spin without yielding to timers or I/O.
-      const settling = [this.draining, this.replaying].filter((promise) => promise !== undefined);
+      const settling = [this.draining, this.replaying, this.limitWrite].filter((promise) => promise !== undefined);
       await Promise.race([...settling, delay(Math.min(50, Math.max(0, deadline - Date.now())))]);
     }
     this.closed = true;

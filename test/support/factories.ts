@@ -9,6 +9,8 @@ import type { CodeTypeName } from '../../src/codes/types/index.js';
 import type { Database, Db } from '../../src/db/schema/index.js';
 import type { UserRole } from '../../src/db/schema/people.js';
 import { createInvitation } from '../../src/people/invitations.js';
+import { parseRouting, type Routing } from '../../src/routing/index.js';
+import { newId } from '../../src/ids.js';
 import { createClient, type CreateQrCodeInput, type QrCode } from '../../sdk/src/index.js';
 import { storedExample } from './code-type-examples.js';
 import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson } from './dashboard.js';
@@ -98,4 +100,34 @@ export async function createSignedInPerson(
 ): Promise<TestPerson & { http: DashboardHttp }> {
   const person = await createPerson(db, options);
   return { ...person, http: await dashboardHttp(app, person) };
+}
+
+/**
+ * Gives a code routing and a schedule (issue 28) by updating its row, as the API stores them: the routing as
+ * parseRouting normalised it (rule ids assigned, returned for the test to expect in scans), the schedule as given.
+ * The row's change trigger announces the code, so every instance's cache reads it again before the next scan.
+ */
+export async function setTestRouting(
+  db: Db,
+  codeId: string,
+  options: { routing?: unknown; activeFrom?: Date | null; expiresAt?: Date | null; scanLimit?: number | null; expiredUrl?: string | null },
+): Promise<Routing | null> {
+  let routing: Routing | null = null;
+  if (options.routing !== undefined && options.routing !== null) {
+    const parsed = parseRouting(options.routing, null, () => newId('rul'));
+    expect(parsed.ok ? [] : parsed.problems).toEqual([]);
+    routing = (parsed as Extract<typeof parsed, { ok: true }>).routing;
+  }
+  await db
+    .updateTable('qr_codes')
+    .set({
+      ...(options.routing !== undefined && { routing: routing === null ? null : JSON.stringify(routing) }),
+      ...(options.activeFrom !== undefined && { active_from: options.activeFrom }),
+      ...(options.expiresAt !== undefined && { expires_at: options.expiresAt }),
+      ...(options.scanLimit !== undefined && { scan_limit: options.scanLimit }),
+      ...(options.expiredUrl !== undefined && { expired_url: options.expiredUrl }),
+    })
+    .where('id', '=', codeId)
+    .executeTakeFirstOrThrow();
+  return routing;
 }
