@@ -12,9 +12,13 @@ export const EXPORT_PAGE_SIZE = 5_000;
 /** An account's codes are read this many at a time. */
 const CODE_PAGE_SIZE = 1_000;
 
-/** The audience columns (issue 27) come last, so the columns people's sheets already read keep their places. */
+/**
+ * New columns come last, so the columns people's sheets already read keep their places: the audience (issue 27),
+ * then how the scan was routed (issue 28: the rule's id, the split's variant; empty when neither answered).
+ */
 export const CODE_EXPORT_COLUMNS = [
   'created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host', 'country', 'region', 'city', 'language', 'unique',
+  'rule_id', 'variant',
 ] as const;
 export const ACCOUNT_EXPORT_COLUMNS = ['code_id', 'code_name', ...CODE_EXPORT_COLUMNS] as const;
 
@@ -137,7 +141,7 @@ async function* codeScanPages(read: PageReader, codeId: string): AsyncGenerator<
 async function scansOfCodes(read: PageReader, codeIds: string[], limit: number): Promise<ExportRow[]> {
   const { rows } = await sql<ExportRow>`
     select group_id, position, qr_code_id, (extract(epoch from created_at) * 1000000)::bigint as at_us, device, os,
-           browser, destination_url, referrer_host, country, region, city, language, is_unique
+           browser, destination_url, referrer_host, country, region, city, language, is_unique, rule_id, variant
     from scans g
     where qr_code_id = any(${codeIds}::text[]) and group_id <= ${read.lastId} ${read.groupsWhere}
     order by qr_code_id, created_at, group_id, position
@@ -149,6 +153,6 @@ function scanRecord(row: ExportRow, code?: CodeToExport): string {
   const createdAt = new Date(Math.floor(row.at_us / 1000)).toISOString();
   const unique = row.is_unique === null ? null : String(row.is_unique);
   const scan = [createdAt, row.device, row.os, row.browser, row.destination_url, row.referrer_host, row.country, row.region,
-    row.city, row.language, unique];
+    row.city, row.language, unique, row.rule_id, row.variant === null ? null : String(row.variant)];
   return csvRow(code ? [code.id, code.name, ...scan] : scan);
 }

@@ -124,7 +124,7 @@ describe('analytics in a browser', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^acme-bakery-all-codes-scans-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('code_id,code_name,created_at,device,os,browser,destination_url,referrer_host,country,region,city,language,unique');
+    expect(lines[0]).toBe('code_id,code_name,created_at,device,os,browser,destination_url,referrer_host,country,region,city,language,unique,rule_id,variant');
     expect(lines.slice(1).map((line) => line.split(',').slice(3, 6).join(' ')).sort()).toEqual([
       'desktop Windows Chrome',
       'mobile iOS Mobile Safari',

@@ -18,6 +18,7 @@ import * as withoutCodeKeyMigration from '../../src/db/migrations/20261123T1700-
 import * as packedScansMigration from '../../src/db/migrations/20261125T1839-packed-scans.js';
 import * as scanAudienceMigration from '../../src/db/migrations/20261127T0000-scan-audience.js';
 import * as scanRollupAudienceMigration from '../../src/db/migrations/20261127T0100-scan-rollup-audience.js';
+import * as codeRoutingMigration from '../../src/db/migrations/20261127T0300-code-routing.js';
 import { newId } from '../../src/ids.js';
 import { inTimeZone } from '../../src/analytics/time-zones.js';
 import { pruneExpired } from '../../src/maintenance/prune.js';
@@ -345,6 +346,7 @@ describe('the rollup', () => {
     await database.db.transaction().execute(async (trx) => {
       const migrating = trx as unknown as Kysely<unknown>;
       // Back to one row per scan (the schema that migration ran on), and packed again after it.
+      await codeRoutingMigration.down(migrating);
       await scanRollupAudienceMigration.down(migrating);
       await scanAudienceMigration.down(migrating);
       await packedScansMigration.down(migrating);
@@ -354,6 +356,7 @@ describe('the rollup', () => {
       await packedScansMigration.up(migrating);
       await scanAudienceMigration.up(migrating);
       await scanRollupAudienceMigration.up(migrating);
+      await codeRoutingMigration.up(migrating);
     });
     const { rows } = await sql<{ hour: Date; scans: number }>`select hour, scans::int from scan_hourly order by hour`.execute(database.db);
     expect(rows.map((r) => [r.hour.toISOString(), r.scans])).toEqual([
@@ -426,6 +429,7 @@ describe('CSV export', () => {
     const records = parseCsv(chunks.join(''));
     expect(records[0]).toEqual([
       'created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host', 'country', 'region', 'city', 'language', 'unique',
+      'rule_id', 'variant',
     ]);
     expect(records).toHaveLength(20_001);
     records.slice(1).forEach((r, n) => {
@@ -436,7 +440,7 @@ describe('CSV export', () => {
         'Mobile Safari',
         'https://example.com/a?x=1,y=2',
         `ref${n}.example`,
-        '', '', '', '', '',
+        '', '', '', '', '', '', '',
       ]);
     });
 
@@ -445,7 +449,7 @@ describe('CSV export', () => {
     const all = parseCsv(accountCsv.join(''));
     expect(all[0]).toEqual([
       'code_id', 'code_name', 'created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host',
-      'country', 'region', 'city', 'language', 'unique',
+      'country', 'region', 'city', 'language', 'unique', 'rule_id', 'variant',
     ]);
     expect(all).toHaveLength(1 + 20_000 + hostile.length);
     expect(all[1]!.slice(0, 3)).toEqual([big.id, `'${hostileName}`, new Date(start).toISOString()]);
@@ -601,8 +605,8 @@ describe('audience analytics', () => {
     };
     const all = await csv();
     expect(all).toHaveLength(1 + 8);
-    expect(all[0]!.slice(-5)).toEqual(['country', 'region', 'city', 'language', 'unique']);
-    expect(all.slice(1).map((r) => r.slice(-5).join(' '))).toEqual([
+    expect(all[0]!.slice(-7, -2)).toEqual(['country', 'region', 'city', 'language', 'unique']);
+    expect(all.slice(1).map((r) => r.slice(-7, -2).join(' '))).toEqual([
       // The two groups' scans interleave by time (1 ms apart).
       'DE Bavaria Munich de true', 'DE Bavaria Munich de false', 'DE Bavaria Munich de true',
       'DE Bavaria Munich de false', 'DE Bavaria Munich de true', 'US   en true', '    ', '    ',
