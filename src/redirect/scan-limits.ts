@@ -23,13 +23,18 @@ const DEADLOCK_RETRIES = 3;
  *    batches are rare beside the hot path's) in the same transaction, and the commit releases the locks.
  *
  * A code no longer there (deleted since it was cached) admits nothing; a code whose limit was removed since, all.
- * Nothing here is retried after a failure of unknown outcome (the caller answers 503): a scan whose commit timed
- * out may still have been counted, so an outage can cost a code one batch's scans of its limit, never exceed it.
+ * Nothing here is retried after a failure of unknown outcome (the caller answers 503). The transaction's statements
+ * time out before the caller gives up, so a scan answered 503 is normally not counted; only a connection lost
+ * during COMMIT can leave one counted that was answered 503, costing the code a scan of its limit, never exceeding it.
  */
-export async function writeWithinLimits(db: Database, scans: readonly ScanEvent[]): Promise<boolean[]> {
+export async function writeWithinLimits(db: Database, scans: readonly ScanEvent[], timeoutMs: number): Promise<boolean[]> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(async (trx) => {
+        // The caller answers 503 after `timeoutMs`: the transaction ends itself by then rather than commit later
+        // (behind a lock held too long, say) scans whose scanners were told to try again. Half each, as the lock
+        // and the write are separate statements.
+        await sql`select set_config('statement_timeout', ${`${Math.max(1, Math.floor(timeoutMs / 2))}ms`}, true)`.execute(trx);
         const codeIds = [...new Set(scans.map((scan) => scan.codeId))].sort();
         await sql`select id from qr_codes where id = any(${codeIds}::text[]) order by id for update`.execute(trx);
         const { rows } = await sql<{ id: string; scan_limit: string | null; used: string }>`

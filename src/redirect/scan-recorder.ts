@@ -182,7 +182,7 @@ export class ScanRecorder {
       const scans = taken.map((w) => w.scan);
       let admitted: boolean[] = [];
       const outcome = await settleWithin(
-        writeWithinLimits(this.db, scans).then((answer) => {
+        writeWithinLimits(this.db, scans, this.options.commitTimeoutMs).then((answer) => {
           admitted = answer;
         }),
         this.options.commitTimeoutMs,

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { exportScansCsv } from '../../src/analytics/index.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
@@ -189,5 +190,33 @@ describe('a scheduled code', () => {
     // A bot never consumes the limit; once it is reached, it is answered as expired too.
     expect((await scanFrom(app, code.slug, { userAgent: GOOGLEBOT })).status).toBe(410);
     expect(await scanCountsOf(db, code.id)).toEqual({ scans: limit, botScans: 0 });
+  });
+
+  it('answers 503 when its scan limit cannot be decided in time, and counts nothing for it', async () => {
+    const code = await createTestCode(owner, { url: 'https://example.com/limited' });
+    await setTestRouting(db, code.id, { scanLimit: 5 });
+    await untilBoth(code.slug, () => true);
+    // Another transaction holds the code's row: the admission cannot be decided within SCAN_COMMIT_TIMEOUT_MS (as
+    // when the database does not answer), and a limited scan is never journaled without a decision.
+    let release!: () => void;
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holding = db.transaction().execute(async (trx) => {
+      await sql`select id from qr_codes where id = ${code.id} for update`.execute(trx);
+      locked();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await isLocked;
+    try {
+      const answer = await scanFrom(app, code.slug);
+      expect([answer.status, answer.body]).toEqual([503, 'Temporarily unavailable, please scan again.']);
+    } finally {
+      release();
+      await holding;
+    }
+    // Its transaction ended itself before the 503: nothing committed late once the lock was gone.
+    expect(await scanCountsOf(db, code.id)).toEqual({ scans: 0, botScans: 0 });
+    expect(await scanFrom(app, code.slug)).toMatchObject({ status: 302, location: 'https://example.com/limited' });
+    expect(await scanCountsOf(db, code.id)).toEqual({ scans: 1, botScans: 0 });
   });
 });
