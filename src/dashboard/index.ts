@@ -7,6 +7,7 @@ import { codesRoutes } from './codes/routes.js';
 import { designsRoutes } from './designs/routes.js';
 import { importsRoutes } from './imports/routes.js';
 import { peopleRoutes } from './people/routes.js';
+import { routingRoutes } from './routing/routes.js';
 import { loadAssets } from './shared/assets.js';
 import type { DashboardDependencies } from './shared/context.js';
 import { dashboardErrorHandler, dashboardNotFound } from './shared/errors.js';
@@ -25,6 +26,7 @@ export const dashboardSections: ReadonlyArray<(deps: DashboardDependencies) => R
   accountRoutes,
   peopleRoutes,
   codesRoutes,
+  routingRoutes,
   designsRoutes,
   importsRoutes,
   analyticsRoutes,

@@ -9,6 +9,7 @@ import { DestinationHistory } from './destination-history.js';
 import { When } from './when.js';
 import type { Namesake } from '../../codes/namesakes.js';
 import { NamesakesNote } from './namesakes-note.js';
+import { RoutingSummary } from './routing-summary.js';
 import { kindOf, isCodeTypeName } from '../../codes/types/index.js';
 import { shortUrlDoes, TYPE_FORMS, typeLabel } from './type-forms/index.js';
 import { TypedCodeForm, type TypedFormState } from './typed-code-form.js';
@@ -69,6 +70,7 @@ export function CodePage(props: CodePageProps) {
           </form>
         )}
       </section>
+      <RoutingSummary code={code} zone={props.zone} />
       <DestinationHistory changes={props.history} zone={props.zone} limit={props.historyLimit} />
       <section aria-labelledby="delete-heading">
         <h2 id="delete-heading">Delete</h2>
