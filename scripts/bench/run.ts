@@ -24,6 +24,9 @@
  * `import` (not run by default, see import.ts): a 10,000-row file of mixed types, dry run, import at several batch
  * sizes and export (test/integration/import.test.ts checks 2,000 rows).
  *
+ * `redirect-routing` (not run by default, see redirect-routing.ts): a code with 20 routing rules (the last matching)
+ * beside a plain code and the bare server, each as a ratio to bare (BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_SECONDS).
+ *
  * `design-decode` (not run by default, see design-decode.ts): every designed QR code at every text and width decoded
  * with jsQR and ZXing, 1,116 decodes (test/integration/qr-design-decode.test.ts decodes a sample of 31); exits 1 on
  * a code that does not decode.
@@ -54,6 +57,7 @@ import { benchDesignDecode } from './design-decode.js';
 import { benchImageFlood } from './image-flood.js';
 import { benchImport } from './import.js';
 import { benchOutage } from './outage.js';
+import { benchRedirectRouting } from './redirect-routing.js';
 import { benchWebhookCrash } from './webhook-crash.js';
 import { benchWebhooks } from './webhooks.js';
 import { cleanUpWhenInterrupted, fmt, killAll, load, type LoadResult, median, start, stop, waitFor } from './processes.js';
@@ -65,7 +69,7 @@ const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,100').split(',').map(N
 /** BENCH_CODES: how many codes the redirect load is spread over, at random (default 1, at most 1,000). */
 const CODES = Number(process.env.BENCH_CODES ?? 1);
 /**
- * `redirect`, `webhooks`, `outage`, `webhook-crash`, `image-flood`, `analytics`, `import`, `design-decode`,
+ * `redirect`, `redirect-routing`, `webhooks`, `outage`, `webhook-crash`, `image-flood`, `analytics`, `import`, `design-decode`,
  * comma-separated; the default is `redirect,webhooks,outage`.
  */
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'redirect,webhooks,outage').split(','));
@@ -171,6 +175,10 @@ async function main() {
       console.log(`302s received from qroute: ${redirectsSent}; scans recorded: ${counts.scans} (rows ${rows.n}, bots ${counts.botScans})`);
       console.log(`every 302 received has its scan: ${durable ? 'yes' : 'NO'} (${extra} scans for requests in flight when the load generator stopped; at most ${maxInFlight})`);
       if (!durable) process.exitCode = 1;
+    }
+    if (PARTS.has('redirect-routing')) {
+      const lines = await benchRedirectRouting(database, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS });
+      console.log(lines.join('\n'));
     }
     if (PARTS.has('webhooks')) {
       const lines = await benchWebhooks(database, { rounds: ROUNDS, seconds: SECONDS });
