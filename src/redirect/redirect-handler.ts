@@ -122,8 +122,9 @@ export function createRedirectHandler({ lookup, recorder, classifier, logger, ob
         visitor = secret === null || address === null ? null : visitorHash(secret, address, req.headers['user-agent']);
       }
       let routed = routing === null ? null : routeScan(routing, { os: scanner.os, browser: scanner.browser, device: scanner.device, country: place.country, language, at: nowMs, visitor });
-      // A page (Wi-Fi, vCard, ...) and an APP code's store choice stay their code's default: only a rule overrides them.
-      if (routed !== null && routed.ruleId === null && (page || target.type === 'APP')) routed = null;
+      // A split applies to URL codes only (the API refuses one elsewhere): a page (Wi-Fi, vCard, ...) and an APP
+      // code's store choice stay their code's default, and only a rule overrides them.
+      if (routed !== null && routed.ruleId === null && target.type !== 'URL') routed = null;
       // Where this scanner is sent (an APP code picks the store by the phone's system): what the scan records.
       const location = routed !== null ? routed.destinationUrl : page || target.type !== 'APP' ? target.destinationUrl : appDestination(target.content as AppContent, scanner.os);
       if (recording) {
