@@ -228,6 +228,61 @@ describe('Try it', () => {
   });
 });
 
+describe('analytics', () => {
+  it('count the period’s scans per rule (current names, removed rules apart) and per variant with shares and unique scans', async () => {
+    const code = await makeCode('Routed', 'https://example.com/a');
+    const actor = { kind: 'user', userId: owner.userId } as const;
+    const routed = await updateQrCode(database.db, {
+      accountId: owner.accountId,
+      id: code.id,
+      changes: {
+        routing: {
+          timeZone: 'UTC',
+          rules: [{ name: 'iPhones', when: { os: ['iOS'] }, destinationUrl: 'https://example.com/ios' }, { name: 'Gone', when: { os: ['Android'] }, destinationUrl: 'https://example.com/android' }],
+          split: [{ destinationUrl: 'https://example.com/a', weight: 70 }, { destinationUrl: 'https://example.com/b', weight: 30 }],
+        },
+      },
+      actor,
+    });
+    const [iphones, gone] = routed.routing!.rules;
+    const now = Date.now();
+    const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000);
+    const group = (ruleId: string | null, variant: number | null, scans: number, isUnique: boolean, when: Date) => ({
+      qr_code_id: code.id, device: 'mobile', os: 'iOS', browser: 'Mobile Safari', destination_url: null, referrer_host: null,
+      is_unique: isUnique, rule_id: ruleId, variant, first_at: when, times: scans > 1 ? Array.from({ length: scans }, () => when) : null,
+    });
+    await database.db.insertInto('scan_groups').values([
+      group(iphones!.id, null, 3, true, at(5)),
+      group(iphones!.id, null, 1, false, at(6)),
+      group(gone!.id, null, 2, true, at(7)),
+      group(null, 0, 6, true, at(8)),
+      group(null, 1, 2, false, at(9)),
+      // Before the 7 days: counted in "all" only.
+      group(iphones!.id, null, 5, true, at(60 * 24 * 20)),
+    ]).execute();
+    // The second rule is removed: its scans stay, as a removed rule's.
+    await updateQrCode(database.db, {
+      accountId: owner.accountId, id: code.id,
+      changes: { routing: { timeZone: 'UTC', rules: [{ id: iphones!.id, name: 'iPhones', when: { os: ['iOS'] }, destinationUrl: 'https://example.com/ios' }], split: routed.routing!.split } },
+      actor,
+    });
+    const row = (html: string, name: string) => {
+      const match = new RegExp(`<th scope="row">${name}</th>((?:\\s*<td[^>]*>[^<]*</td>)+)`).exec(html);
+      return match ? [...match[1]!.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((cell) => cell[1]) : undefined;
+    };
+    const week = await (await http.get(`/codes/${code.id}/analytics?range=7d`)).text();
+    expect(row(week, '1. iPhones')).toEqual(['4', '3', '28.6%']);
+    expect(row(week, 'Removed rule')).toEqual(['2', '2', '14.3%']);
+    expect(row(week, 'No rule \\(the split\\)')).toEqual(['8', '6', '57.1%']);
+    expect(row(week, '1. https://example.com/a')).toEqual(['70 %', '6', '6', '75%']);
+    expect(row(week, '2. https://example.com/b')).toEqual(['30 %', '2', '0', '25%']);
+    const all = await (await http.get(`/codes/${code.id}/analytics?range=all`)).text();
+    expect(row(all, '1. iPhones')?.slice(0, 2)).toEqual(['9', '8']);
+    // The panel on the code's page stays as it was (no per-rule reads there).
+    expect(await (await http.get(`/codes/${code.id}/analytics?fragment=1`)).text()).not.toContain('Removed rule');
+  });
+});
+
 describe('hostile input', () => {
   it('never answers 5xx on any routing form or page, whatever a field holds', async () => {
     const code = await makeCode();

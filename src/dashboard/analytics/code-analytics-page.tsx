@@ -1,7 +1,10 @@
+import type { RoutedScanCount } from '../../analytics/routed-scans.js';
+import type { ScanRange } from '../../analytics/index.js';
 import type { QrCode } from '../../codes/index.js';
 import { Layout } from '../shared/layout.js';
 import type { PageContext } from '../shared/context.js';
 import { AnalyticsPanel, type AnalyticsData, type AnalyticsLinks } from './analytics-panel.js';
+import { RoutingBreakdown } from './routing-breakdown.js';
 
 export interface CodeAnalyticsProps {
   code: QrCode;
@@ -14,8 +17,11 @@ export interface CodeAnalyticsProps {
   pageHref: string;
 }
 
-/** /codes/:id/analytics: one code's analytics as a page of its own, readable without JavaScript. */
-export function CodeAnalyticsPage(props: CodeAnalyticsProps & { context: PageContext }) {
+/**
+ * /codes/:id/analytics: one code's analytics as a page of its own, readable without JavaScript. A routed code's
+ * page (not the panel on the code's page, kept quick) adds its scans per rule and variant.
+ */
+export function CodeAnalyticsPage(props: CodeAnalyticsProps & { context: PageContext; routed?: { counts: RoutedScanCount[]; range: ScanRange } | undefined }) {
   const { code } = props;
   return (
     <Layout context={props.context} title={`Analytics of ${code.name}`}>
@@ -24,6 +30,7 @@ export function CodeAnalyticsPage(props: CodeAnalyticsProps & { context: PageCon
       </p>
       <h1>Analytics of {code.name}</h1>
       <AnalyticsPanel data={props.data} level={2} links={props.pageLinks} withCode={false} idPrefix="code" />
+      {props.routed && code.routing && <RoutingBreakdown codeId={code.id} routing={code.routing} counts={props.routed.counts} range={props.routed.range} />}
     </Layout>
   );
 }

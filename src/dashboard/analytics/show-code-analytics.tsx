@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { routedScans } from '../../analytics/routed-scans.js';
 import { getQrCode } from '../../codes/index.js';
 import { pageContext, sessionOf, type DashboardDependencies } from '../shared/context.js';
 import type { AnalyticsLinks } from './analytics-panel.js';
@@ -18,7 +19,12 @@ export function showCodeAnalytics(deps: DashboardDependencies): RequestHandler {
     const query = readAnalyticsQuery(req);
     // The code first: its name heads the page, and a code of another account stops here with a 404.
     const code = await getQrCode(deps.db, { accountId, id });
-    const data = await loadAnalytics(deps.db, { accountId, codeId: code.id }, query);
+    const fragment = req.query.fragment === '1';
+    // Scans per rule and variant: for a routed code's page only (they read the period's scan groups, see routed-scans.ts).
+    const routedQuery = !fragment && code.routing
+      ? routedScans(deps.db, { scope: { accountId, codeId: code.id }, range: query.range, timeZone: query.timeZone, now: new Date(), filters: query.filters })
+      : undefined;
+    const [data, routed] = await Promise.all([loadAnalytics(deps.db, { accountId, codeId: code.id }, query), routedQuery]);
     const base = `/codes/${encodeURIComponent(code.id)}/analytics`;
     const pageLinks: AnalyticsLinks = {
       range: (range) => ({ href: `${base}${analyticsSearch(query, range)}` }),
@@ -41,7 +47,7 @@ export function showCodeAnalytics(deps: DashboardDependencies): RequestHandler {
       },
       pageHref: `${base}${analyticsSearch(query, query.range)}`,
     };
-    if (req.query.fragment === '1') sendFragment(res, <CodeAnalyticsSection {...props} />);
-    else sendPage(res, <CodeAnalyticsPage context={pageContext(res)} {...props} />);
+    if (fragment) sendFragment(res, <CodeAnalyticsSection {...props} />);
+    else sendPage(res, <CodeAnalyticsPage context={pageContext(res)} {...props} routed={routed && { counts: routed, range: query.range }} />);
   };
 }
