@@ -98,6 +98,9 @@ describe('scan.created delivery', () => {
       country: null,
       language: null,
       unique: true,
+      // A code without routing: its own destination answered.
+      ruleId: null,
+      variant: null,
     });
     expect(Math.abs(Number(request!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
 
