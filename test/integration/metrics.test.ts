@@ -14,7 +14,7 @@ import { SecretBox } from '../../src/webhooks/secret-box.js';
 import { createTestAccount, rawRequest, TEST_WEBHOOK_SECRET_KEY, type TestApp, useTestApp } from '../support/test-app.js';
 import { scan } from '../support/scan.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { createTestCode } from '../support/factories.js';
+import { createTestCode, setTestRouting } from '../support/factories.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 
@@ -150,6 +150,13 @@ describe('what /metrics reports', () => {
     const code = await createTestCode(owner, { url: 'https://example.com/a' });
     const paused = await createTestCode(owner, { name: 'Paused', url: 'https://example.com/b' });
     await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: paused.id } }, body: { active: false } });
+    // Scheduled codes (issue 28): answered with outcomes of their own, neither counted nor sent.
+    const early = await createTestCode(owner, { name: 'Not yet', url: 'https://example.com/c' });
+    const ended = await createTestCode(owner, { name: 'Ended', url: 'https://example.com/d' });
+    const forwarded = await createTestCode(owner, { name: 'Ended, forwarded', url: 'https://example.com/e' });
+    await setTestRouting(database.db, early.id, { activeFrom: new Date(Date.now() + 3_600_000) });
+    await setTestRouting(database.db, ended.id, { expiresAt: new Date(Date.now() - 1) });
+    await setTestRouting(database.db, forwarded.id, { expiresAt: new Date(Date.now() - 1), expiredUrl: 'https://example.com/over' });
     expect((await owner.client.raw.GET('/qrcodes/{id}', { params: { path: { id: 'qr_nosuchcode' } } })).response.status).toBe(404);
     expect((await rawRequest(app, '/qrcodes')).status).toBe(401);
     expect((await rawRequest(app, '/no-such-operation', { apiKey: owner.apiKey })).status).toBe(404);
@@ -157,6 +164,10 @@ describe('what /metrics reports', () => {
     for (let i = 0; i < 3; i++) expect(await scan(app, code.slug)).toBe(302);
     expect(await scan(app, 'ZZZZZZZZ')).toBe(404);
     expect(await scan(app, paused.slug)).toBe(404);
+    // Created moments ago and never scanned, so not cached: each first scan reads the schedule.
+    expect(await scan(app, early.slug)).toBe(404);
+    expect(await scan(app, ended.slug)).toBe(410);
+    expect(await scan(app, forwarded.slug)).toBe(302);
     await receiver.waitFor(3);
 
     // The worker counts a delivery once its attempt is recorded, just after the receiver answered.
@@ -165,6 +176,9 @@ describe('what /metrics reports', () => {
     expect(moved(before, after, 'qroute_redirects_total{outcome="redirected",status="302"}')).toBe(3);
     expect(moved(before, after, 'qroute_redirects_total{outcome="gone",status="404"}')).toBe(1);
     expect(moved(before, after, 'qroute_redirects_total{outcome="paused",status="404"}')).toBe(1);
+    expect(moved(before, after, 'qroute_redirects_total{outcome="not_active",status="404"}')).toBe(1);
+    expect(moved(before, after, 'qroute_redirects_total{outcome="expired",status="410"}')).toBe(1);
+    expect(moved(before, after, 'qroute_redirects_total{outcome="expired_redirected",status="302"}')).toBe(1);
     expect(moved(before, after, 'qroute_redirect_duration_seconds_count{outcome="redirected"}')).toBe(3);
     expect(moved(before, after, 'qroute_redirect_duration_seconds_bucket{le="+Inf",outcome="redirected"}')).toBe(3);
     expect(moved(before, after, 'qroute_scans_written_total')).toBe(3);
@@ -179,12 +193,12 @@ describe('what /metrics reports', () => {
     expect(statements('rewritten_with_webhooks') + statements('with_webhooks')).toBe(moved(before, after, 'qroute_scan_batch_size_count'));
     expect(moved(before, after, 'qroute_webhook_attempts_total{outcome="failed"}')).toBe(0);
 
-    expect(moved(before, after, 'qroute_api_requests_total{operation="createQrCode",status="201"}')).toBe(2);
+    expect(moved(before, after, 'qroute_api_requests_total{operation="createQrCode",status="201"}')).toBe(5); // two, and the three scheduled codes
     expect(moved(before, after, 'qroute_api_requests_total{operation="updateQrCode",status="200"}')).toBe(1);
     expect(moved(before, after, 'qroute_api_requests_total{operation="getQrCode",status="404"}')).toBe(1);
     expect(moved(before, after, 'qroute_api_requests_total{operation="listQrCodes",status="401"}')).toBe(1);
     expect(moved(before, after, 'qroute_api_requests_total{operation="unknown",status="404"}')).toBe(1);
-    expect(moved(before, after, 'qroute_api_request_duration_seconds_count{operation="createQrCode"}')).toBe(2);
+    expect(moved(before, after, 'qroute_api_request_duration_seconds_count{operation="createQrCode"}')).toBe(5);
     // Label values are operationIds, never paths with ids in them.
     expect([...after.keys()].filter((key) => key.includes('qr_'))).toEqual([]);
     expect(after.get('qroute_db_pool_connections{pool="main"}')).toBeGreaterThanOrEqual(1);
