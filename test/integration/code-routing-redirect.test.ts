@@ -94,12 +94,14 @@ describe('a code with routing rules', () => {
     expect(csv.trim().split('\r\n').map((line) => line.split(',').slice(-2))).toEqual([['rule_id', 'variant'], [ios, ''], [android, ''], ['', '']]);
   });
 
-  it('routes by the country of the scanner\'s address, and a page type only when a rule matches', async () => {
+  it('routes by the country of the scanner\'s address, and a page or an APP code only when a rule matches', async () => {
     const code = await createTestCode(owner, { url: 'https://example.com/world' });
     const wifi = await createTestTypedCode(db, { accountId: owner.accountId, keyId: owner.keyId }, { type: 'WIFI' });
     const germany = { rules: [{ when: { countries: ['DE'] }, destinationUrl: 'https://example.com/de' }] };
     await setTestRouting(db, code.id, { routing: germany });
     await setTestRouting(db, wifi.id, { routing: germany });
+    const appCode = await createTestTypedCode(db, { accountId: owner.accountId, keyId: owner.keyId }, { type: 'APP' });
+    await setTestRouting(db, appCode.id, { routing: germany });
     await untilBoth(code.slug, (answer) => answer.location === 'https://example.com/de', { ip: DE });
     await untilBoth(wifi.slug, (answer) => answer.location === 'https://example.com/de', { ip: DE });
 
@@ -110,6 +112,11 @@ describe('a code with routing rules', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect((await storedScans(wifi.id)).map((scan) => [scan.country, scan.rule_id !== null])).toEqual([['DE', true], ['US', false]]);
+    // An APP code's default is still the store for the phone's system.
+    await untilBoth(appCode.slug, (answer) => answer.location === 'https://example.com/de', { ip: DE });
+    const store = (await scanFrom(app, appCode.slug, { ip: US })).location;
+    expect(store).toBe('https://apps.apple.com/app/id1');
+    expect((await scanFrom(app, appCode.slug, { ip: US, userAgent: ANDROID_CHROME })).location).toBe('https://play.google.com/store/apps/details?id=x');
   });
 
   it('keeps each visitor on one split variant through the real short URL, and records the variant it sent them to', async () => {
