@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/accounts/api-keys.js';
 import { createClient } from '../../sdk/src/index.js';
+import { createQrCode } from '../../src/codes/index.js';
 import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot, watchedContext } from '../support/browser.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
@@ -152,6 +153,65 @@ describe('codes in a browser', () => {
     expect(await page.locator('tbody').textContent()).not.toContain('Spring poster');
     expect(await page.locator('tbody').textContent()).toContain('Autumn flyer');
     await expect.poll(async () => (await scanShortUrl(shortUrl)).status).toBe(404);
+
+    expect(watched.requests.filter((url) => !url.startsWith(app.origin))).toEqual([]);
+    expect(await watched.cspViolations(page)).toEqual([]);
+    await watched.context.close();
+  }, BROWSER_TEST_TIMEOUT);
+});
+
+/** An Android phone's Chrome, for the routing journey's second scanner. */
+const ANDROID_CHROME = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
+
+describe('routing in a browser (issue 28)', () => {
+  it('a member adds a rule "iPhones → A", tries it as an iPhone and an Android phone, scans as both, and sees both counted per rule', async () => {
+    const { code } = await createQrCode(database.db, { accountId: owner.accountId, name: 'Routed poster', destinationUrl: 'https://example.com/default', actor: { kind: 'user', userId: owner.userId } });
+    const watched = await watchedContext(browser);
+    const page = await watched.newPage();
+    await signIn(page, app, member);
+    await page.goto(`${app.origin}/codes/${code.id}`);
+    await page.getByRole('link', { name: /Route by device/ }).click();
+    await expect.poll(() => heading(page)).toBe('Routing of Routed poster');
+
+    await page.getByRole('link', { name: 'Add a rule…' }).click();
+    await expect.poll(() => heading(page)).toBe('New rule');
+    await page.getByLabel('Name (optional)').fill('iPhones');
+    await page.getByLabel('iOS', { exact: true }).check();
+    await page.getByLabel('Destination URL').fill('https://example.com/a');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await expect.poll(() => flash(page)).toBe('Rule added.');
+    expect(await page.locator('.routing-rule').textContent()).toMatch(/iPhones\s*iOS\s*→ https:\/\/example\.com\/a/);
+
+    // Try it: htmx swaps the answer in place.
+    const answer = page.locator('#try-it-answer');
+    await page.getByLabel('Operating system').fill('iOS');
+    await page.getByLabel('Device').selectOption('mobile');
+    await page.getByRole('button', { name: 'Try it' }).click();
+    await expect.poll(() => answer.textContent()).toContain('rule 1 (“iPhones”) answers: to https://example.com/a');
+    await page.getByLabel('Operating system').fill('Android');
+    await page.getByRole('button', { name: 'Try it' }).click();
+    await expect.poll(() => answer.textContent()).toContain("no rule matches: the code's destination, https://example.com/default");
+
+    // The real short URL, as each phone: the change reaches the redirect's cache by notification, so the first
+    // scans may still be answered the old way; every answer is counted, and tallied by where it led.
+    const shortUrl = `${app.origin}/r/${code.slug}`;
+    const led = { rule: 0, none: 0 };
+    const scanAs = async (userAgent: string) => {
+      const response = await fetch(shortUrl, { redirect: 'manual', headers: { 'User-Agent': userAgent } });
+      const location = response.headers.get('location');
+      if (location === 'https://example.com/a') led.rule += 1;
+      else if (location === 'https://example.com/default') led.none += 1;
+      return location;
+    };
+    await expect.poll(() => scanAs(IPHONE_SAFARI)).toBe('https://example.com/a');
+    expect(await scanAs(ANDROID_CHROME)).toBe('https://example.com/default');
+
+    await page.goto(`${app.origin}/codes/${code.id}/analytics?range=24h`);
+    const row = (name: string) => page.getByRole('row', { name: new RegExp(`^${name}`) }).locator('td').first().textContent();
+    await expect.poll(async () => {
+      await page.reload();
+      return [await row('1\\. iPhones'), await row('No rule')];
+    }, { timeout: 20_000 }).toEqual([String(led.rule), String(led.none)]);
 
     expect(watched.requests.filter((url) => !url.startsWith(app.origin))).toEqual([]);
     expect(await watched.cspViolations(page)).toEqual([]);

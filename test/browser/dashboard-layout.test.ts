@@ -79,6 +79,25 @@ useBrowserSuite(
     await setWebhook(db, app.box, { accountId, url: 'http://127.0.0.1:9/hooks/qroute', allowPrivate: true });
     // The scan's delivery is written with the scan, in a batch a moment later: the test waits for it (deliveryPath).
     await scan(app, poster.slug);
+    // Routing (issue 28): long names and URLs, a split and a schedule, so the routing pages and the analytics' tables
+    // per rule and variant have rows at a phone's width.
+    const routed = await key.client.raw.PATCH('/qrcodes/{id}', {
+      params: { path: { id: poster.id } },
+      body: {
+        routing: {
+          timeZone: 'Europe/Berlin',
+          rules: [
+            { name: 'iPhones and iPads in Germany, Austria and Switzerland at the weekend', when: { os: ['iOS'], devices: ['mobile', 'tablet'], countries: ['DE', 'AT', 'CH'], weekdays: ['sat', 'sun'], hours: { from: '18:00', until: '02:00' } }, destinationUrl: 'https://example.com/de/weekend/a-rather-long-path/for-the-campaign?utm_source=poster' },
+            { when: { languages: ['fr'], from: '2026-12-01T00:00:00+01:00' }, destinationUrl: 'https://example.com/fr' },
+          ],
+          split: [{ destinationUrl: 'https://example.com/summer/2026/a-rather-long-path/for-the-campaign', weight: 70 }, { destinationUrl: 'https://example.com/b', weight: 30 }],
+        },
+        expiresAt: '2030-01-01T00:00:00Z',
+        scanLimit: 100000,
+        expiredUrl: 'https://example.com/ended',
+      },
+    });
+    const ruleId = routed.data!.data.routing!.rules[0]!.id;
 
     signedIn.push(
       '/codes',
@@ -89,6 +108,9 @@ useBrowserSuite(
       `/codes/${poster.id}/analytics`,
       `/codes/${poster.id}/design`,
       `/codes/${poster.id}/delete`,
+      `/codes/${poster.id}/routing?try=1&os=iOS&device=mobile&country=DE&at=2026-12-05T19:00`,
+      `/codes/${poster.id}/routing/rules/${ruleId}`,
+      `/codes/${poster.id}/routing/rules/new`,
       '/imports',
       `/imports/${checked.importId}`,
       '/designs',

@@ -85,14 +85,14 @@ function RuleList(props: { code: QrCode; zone: string; csrfToken: string }) {
                   → <a href={rule.destinationUrl} rel="noopener noreferrer">{rule.destinationUrl}</a>
                 </p>
                 <div class="routing-rule-actions">
-                  <a href={`${base}/rules/${rule.id}`} aria-label={`Edit ${label}`}>
+                  <a href={`${base}/rules/${rule.id}`} aria-label={`Edit: ${label}`}>
                     Edit
                   </a>
                   {index > 0 && (
                     <form method="post" action={`${base}/rules/${rule.id}/move`} class="inline-form" hx-post={`${base}/rules/${rule.id}/move`} {...RULES_SWAP}>
                       <CsrfField token={props.csrfToken} />
                       <input type="hidden" name="direction" value="up" />
-                      <button type="submit" class="secondary outline small-button" aria-label={`Move ${label} up`}>
+                      <button type="submit" class="secondary outline small-button" aria-label={`Move up: ${label}`}>
                         Move up
                       </button>
                     </form>
@@ -101,14 +101,14 @@ function RuleList(props: { code: QrCode; zone: string; csrfToken: string }) {
                     <form method="post" action={`${base}/rules/${rule.id}/move`} class="inline-form" hx-post={`${base}/rules/${rule.id}/move`} {...RULES_SWAP}>
                       <CsrfField token={props.csrfToken} />
                       <input type="hidden" name="direction" value="down" />
-                      <button type="submit" class="secondary outline small-button" aria-label={`Move ${label} down`}>
+                      <button type="submit" class="secondary outline small-button" aria-label={`Move down: ${label}`}>
                         Move down
                       </button>
                     </form>
                   )}
                   <form method="post" action={`${base}/rules/${rule.id}/remove`} class="inline-form" hx-post={`${base}/rules/${rule.id}/remove`} {...RULES_SWAP}>
                     <CsrfField token={props.csrfToken} />
-                    <button type="submit" class="secondary outline small-button" aria-label={`Remove ${label}`}>
+                    <button type="submit" class="secondary outline small-button" aria-label={`Remove: ${label}`}>
                       Remove
                     </button>
                   </form>
