@@ -14,7 +14,7 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'sr
  * own folders are units of their own (`dashboard/codes`), so its sections are checked against each other too.
  */
 const FLOORS = [
-  ['foundation', ['errors', 'ids', 'text-rules', 'paths', 'net', 'durable-files', 'logger', 'security-headers', 'time-zone-names']],
+  ['foundation', ['errors', 'ids', 'text-rules', 'destination-url', 'paths', 'net', 'durable-files', 'logger', 'security-headers', 'time-zone-names']],
   ['database', ['db']],
   ['instruments', ['metrics']],
   ['domain', ['routing', 'accounts', 'files', 'codes', 'analytics', 'designs', 'qr', 'people', 'webhooks', 'imports', 'landing', 'audience']],

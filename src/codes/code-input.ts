@@ -1,5 +1,5 @@
 import { isInvisibleOnly, singleLineTextProblem } from '../text-rules.js';
-import { parseDestinationUrl } from './destination-url.js';
+import { parseDestinationUrl } from '../destination-url.js';
 
 /** ARCHITECTURE: a code's name is 1–200 characters after trimming (the contract's `Name` schema says the same). */
 export const MAX_NAME_LENGTH = 200;

@@ -4,7 +4,7 @@
  */
 export { parseCodeFields, parseCodeName, MAX_NAME_LENGTH, type CodeFieldProblem, type CodeFieldsResult } from './code-input.js';
 export { countQrCodes, InvalidCursorError, searchQrCodes, type CodeFilter, type CodeState } from './code-search.js';
-export { MAX_URL_LENGTH, parseDestinationUrl } from './destination-url.js';
+export { MAX_URL_LENGTH, parseDestinationUrl } from '../destination-url.js';
 export { listDestinationChanges, type Actor, type DestinationChange, type ShownActor } from './destination-history.js';
 export {
   createQrCode,

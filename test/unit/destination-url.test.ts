@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_URL_LENGTH, parseDestinationUrl } from '../../src/codes/destination-url.js';
+import { MAX_URL_LENGTH, parseDestinationUrl } from '../../src/destination-url.js';
 
 describe('parseDestinationUrl', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { parseCodeFields } from '../../codes/code-input.js';
 import type { RoutingChanges } from '../../codes/code-routing.js';
-import { parseDestinationUrl } from '../../codes/destination-url.js';
+import { parseDestinationUrl } from '../../destination-url.js';
 import { errors } from '../../errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import { isInvisibleOnly, multiLineTextProblem, singleLineTextProblem } from '../../text-rules.js';
-import { parseDestinationUrl } from '../destination-url.js';
+import { parseDestinationUrl } from '../../destination-url.js';
 import { currentZoneName } from '../../time-zone-names.js';
 
 /** Where a content field is at fault, as a JSON pointer into the content (`/links/0/url`), and why. */

@@ -1,5 +1,5 @@
 import { MAX_NAME_LENGTH } from '../../codes/code-input.js';
-import { MAX_URL_LENGTH } from '../../codes/destination-url.js';
+import { MAX_URL_LENGTH } from '../../destination-url.js';
 import type { CodeFormErrors, CodeFormValues } from './code-form.js';
 
 /**
