@@ -43,12 +43,14 @@ describe('GET /qrcodes/{id}/scans', () => {
       device: devices[1004 % 3],
       os: 'os-1004',
       browser: 'browser-1004',
-      // Recorded without an audience (as scans before qroute recorded one are): none of it is known.
+      // Recorded without an audience or routing (as scans before qroute recorded them are): none of it is known.
       country: null,
       region: null,
       city: null,
       language: null,
       unique: null,
+      ruleId: null,
+      variant: null,
     });
     expect(data!.data.at(-1)!.os).toBe('os-5'); // the 5 oldest are left out
     const times = data!.data.map((s) => Date.parse(s.createdAt));
