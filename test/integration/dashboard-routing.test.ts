@@ -289,36 +289,44 @@ describe('hostile input', () => {
     const base = `/codes/${code.id}/routing`;
     await post(`${base}/rules/new`, `${base}/rules`, [['os', 'iOS'], ['destinationUrl', 'https://example.com/a'], ['zone', 'UTC']]);
     const [rule] = (await stored(code.id)).routing!.rules;
-    const values = ['a%00b', 'a%EF%BF%BFb', '%ED%A0%80', '%F0%9F%98%80', encodeURIComponent('x'.repeat(20_000)), '-1e400', '9'.repeat(30), '%FF', encodeURIComponent('2026-12-01T09:00:00+99:99')];
+    // Refused by the dashboard's one check in front of every handler: once per route is enough.
+    const notText = ['a%00b', 'a%EF%BF%BFb'];
+    // Reach the routing's own reading: a lone surrogate (as CESU-8 bytes, read as U+FFFD), an emoji, a field near the
+    // body's limit, a number no field holds, an offset that does not exist, invalid UTF-8.
+    const values = ['%ED%A0%80', '%F0%9F%98%80', encodeURIComponent('x'.repeat(20_000)), '9'.repeat(30), encodeURIComponent('2026-12-01T09:00:00+99:99'), '%FF'];
     const forms: Array<[string, string[]]> = [
       [`${base}/rules`, ['name', 'os', 'osOther', 'browsers', 'devices', 'countries', 'languages', 'from', 'until', 'weekdays', 'hoursFrom', 'hoursUntil', 'destinationUrl', 'zone']],
       [`${base}/rules/${rule!.id}`, ['name', 'countries', 'from', 'hoursFrom', 'destinationUrl', 'zone']],
       [`${base}/rules/${rule!.id}/move`, ['direction']],
-      [`${base}/split`, ['split-0-url', 'split-0-weight', 'split-1-url', 'split-1-weight']],
+      [`${base}/split`, ['split-0-url', 'split-0-weight', 'split-1-url', 'split-1-weight', 'split-1-remove']],
       [`${base}/schedule`, ['zone', 'activeFrom', 'expiresAt', 'scanLimit', 'expiredUrl']],
       [`${base}/time-zone`, ['timeZone']],
     ];
     await http.get(base);
     const csrf = `_csrf=${encodeURIComponent(http.csrfToken)}`;
+    const valid = 'os=iOS&destinationUrl=https%3A%2F%2Fexample.com%2F&split-0-url=https%3A%2F%2Fexample.com%2F&split-0-weight=50&split-1-url=https%3A%2F%2Fexample.com%2Fb&split-1-weight=50';
+    const send = (path: string, field: string, value: string) =>
+      rawHttp(app.origin, {
+        method: 'POST',
+        path,
+        headers: { cookie: http.cookie, origin: app.origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `${csrf}&${valid}&${field}=${value}`,
+      });
     for (const [path, fields] of forms) {
-      for (const field of fields) {
-        for (const value of values) {
-          const base_ = 'os=iOS&destinationUrl=https%3A%2F%2Fexample.com%2F&split-0-url=https%3A%2F%2Fexample.com%2F&split-0-weight=50&split-1-url=https%3A%2F%2Fexample.com%2Fb&split-1-weight=50';
-          const res = await rawHttp(app.origin, {
-            method: 'POST',
-            path,
-            headers: { cookie: http.cookie, origin: app.origin, 'content-type': 'application/x-www-form-urlencoded' },
-            body: `${csrf}&${base_}&${field}=${value}`,
-          });
-          expect(res.status, `${path} ${field}=${value.slice(0, 40)}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
-        }
-      }
+      const tries = [...notText.map((value) => [fields[0]!, value] as const), ...fields.flatMap((field) => values.map((value) => [field, value] as const))];
+      const answers = await Promise.all(tries.map(([field, value]) => send(path, field, value)));
+      answers.forEach((res, index) => {
+        const [field, value] = tries[index]!;
+        expect(res.status, `${path} ${field}=${value.slice(0, 40)}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
+      });
     }
-    for (const field of ['os', 'device', 'country', 'language', 'browser', 'at']) {
-      for (const value of values) {
-        const res = await rawHttp(app.origin, { method: 'GET', path: `${base}?try=1&${field}=${value}`, headers: { cookie: http.cookie } });
-        expect(res.status, `try ${field}=${value.slice(0, 40)}`).toBeLessThan(500);
-      }
+    const gets = ['os', 'device', 'country', 'language', 'browser', 'at'].flatMap((field) => [...notText, ...values].map((value) => `${base}?try=1&${field}=${value}`));
+    const answers = await Promise.all(gets.map((path) => rawHttp(app.origin, { method: 'GET', path, headers: { cookie: http.cookie } })));
+    answers.forEach((res, index) => expect(res.status, gets[index]).toBeLessThan(500));
+    for (const path of [`${base}/rules/%E0%A4%A`, `/codes/%/routing`, `${base}/rules/${'r'.repeat(5000)}`]) {
+      const res = await rawHttp(app.origin, { method: 'GET', path, headers: { cookie: http.cookie } });
+      expect(res.status, path.slice(0, 80)).toBeGreaterThanOrEqual(400);
+      expect(res.status, path.slice(0, 80)).toBeLessThan(500);
     }
   });
 });

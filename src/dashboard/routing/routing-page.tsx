@@ -46,13 +46,17 @@ export function RoutingPage(props: RoutingPageProps) {
         <a href={`/codes/${code.id}`}>← {code.name}</a>
       </p>
       <h1>Routing of {code.name}</h1>
-      {props.done && <Flash kind="ok">{ROUTING_DONE[props.done]}</Flash>}
+      {props.done && !props.done.startsWith('rule-') && <Flash kind="ok">{ROUTING_DONE[props.done]}</Flash>}
       {props.refused && <Flash kind="error">Nothing was saved: see the messages below.</Flash>}
       <p>
         Each scan is answered by the first rule whose conditions all hold; when none does, by the split (if there is one), else by the code's{' '}
         {code.type === 'URL' ? 'destination' : 'page'}. <a href={`/codes/${code.id}/analytics`}>Scans per rule and variant</a> are in the analytics.
       </p>
-      <RuleList code={code} zone={props.zone} csrfToken={context.csrfToken} />
+      <nav aria-label="On this page" class="routing-contents">
+        <a href="#routing-rules-heading">Rules</a> · <a href="#routing-split-heading">Split</a> · <a href="#routing-schedule-heading">Schedule</a> ·{' '}
+        <a href="#routing-zone-heading">Time zone</a> · <a href="#try-it-heading">Try it</a>
+      </nav>
+      <RuleList code={code} zone={props.zone} csrfToken={context.csrfToken} done={props.done?.startsWith('rule-') ? ROUTING_DONE[props.done] : undefined} />
       <SplitSection code={code} csrfToken={context.csrfToken} rows={props.split.rows} errors={props.split.errors} />
       <ScheduleSection code={code} csrfToken={context.csrfToken} zone={props.zone} values={props.schedule.values} errors={props.schedule.errors} />
       <ZoneSection code={code} csrfToken={context.csrfToken} value={props.zoneForm.value} error={props.zoneForm.error} />
@@ -64,13 +68,15 @@ export function RoutingPage(props: RoutingPageProps) {
 /** htmx: an action swaps only the rule list (taken from the page it redirects to); without script, the whole page. */
 const RULES_SWAP = { 'hx-target': '#routing-rules', 'hx-select': '#routing-rules', 'hx-swap': 'outerHTML' };
 
-function RuleList(props: { code: QrCode; zone: string; csrfToken: string }) {
+/** `done`: what the last rule action did, said inside the list so an htmx swap of the list announces it too. */
+function RuleList(props: { code: QrCode; zone: string; csrfToken: string; done?: string | undefined }) {
   const { code } = props;
   const rules = code.routing?.rules ?? [];
   const base = `/codes/${code.id}/routing`;
   return (
     <section id="routing-rules" aria-labelledby="routing-rules-heading">
       <h2 id="routing-rules-heading">Rules</h2>
+      {props.done && <Flash kind="ok">{props.done}</Flash>}
       {rules.length === 0 ? (
         <p>No rules yet: every scan goes to the {code.routing?.split ? 'split' : code.type === 'URL' ? 'destination' : 'page'}.</p>
       ) : (
