@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createQrCode, getQrCode, updateQrCode } from '../../src/codes/index.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
+import { createTestTypedCode } from '../support/factories.js';
 import { rawHttp } from '../support/raw-http.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -146,6 +147,27 @@ describe('rules', () => {
     expect((await getQrCode(database.db, { accountId: stranger.accountId, id: theirs.code.id })).scanLimit).toBeNull();
     expect((await post(base, `${base}/rules/${rule!.id}/remove`, [])).status).toBe(303);
     expect((await post(base, `${base}/rules/${rule!.id}`, [['os', 'iOS'], ['destinationUrl', 'https://example.com/a']])).status).toBe(404);
+  });
+});
+
+describe('the code’s page', () => {
+  it('says what the routing does and links to it; a page type’s routing has rules but no split', async () => {
+    const code = await makeCode('Summary');
+    expect(await (await http.get(`/codes/${code.id}`)).text()).toContain(`href="/codes/${code.id}/routing">Route by device`);
+    await updateQrCode(database.db, {
+      accountId: owner.accountId, id: code.id, actor: { kind: 'user', userId: owner.userId },
+      changes: { routing: { rules: [{ when: { os: ['iOS'] }, destinationUrl: 'https://example.com/a' }], split: [{ destinationUrl: 'https://example.com/a', weight: 60 }, { destinationUrl: 'https://example.com/b', weight: 40 }] }, scanLimit: 5000 },
+    });
+    expect(await (await http.get(`/codes/${code.id}`)).text()).toContain('1 rule, a split 60/40, at most 5,000 scans.');
+
+    const card = await createTestTypedCode(database.db, owner, { type: 'VCARD_PLUS', siteUrl: app.config.siteUrl });
+    const page = await http.get(`/codes/${card.id}/routing`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('A split (an A/B test of destinations) is for URL codes only');
+    expect((await post(`/codes/${card.id}/routing`, `/codes/${card.id}/routing/split`, [['split-0-url', 'https://example.com/a'], ['split-0-weight', '50'], ['split-1-url', 'https://example.com/b'], ['split-1-weight', '50']])).status).toBe(400);
+    const added = await post(`/codes/${card.id}/routing/rules/new`, `/codes/${card.id}/routing/rules`, [['os', 'iOS'], ['destinationUrl', 'https://example.com/ios'], ['zone', 'UTC']]);
+    expect(added.status).toBe(303);
+    expect(await (await http.get(`/codes/${card.id}/routing?try=1&os=Android`)).text()).toContain("no rule matches: the code's own page answers.");
   });
 });
 
