@@ -144,10 +144,12 @@ describe('CSV export', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="flyer-spring-edition-scans-\d{4}-\d{2}-\d{2}\.csv"$/);
     const [header, ...records] = parseCsv(await response.text());
-    // The audience columns come last, empty for scans recorded without one (as these are inserted).
-    expect(header).toEqual(['created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host', 'country', 'region', 'city', 'language', 'unique']);
+    // The audience and routing columns come last, empty for scans recorded without them (as these are inserted).
+    expect(header).toEqual([
+      'created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host', 'country', 'region', 'city', 'language', 'unique', 'rule_id', 'variant',
+    ]);
     expect(records).toEqual(
-      inserted.map((scan) => [scan.at.toISOString(), scan.device, scan.os, scan.browser, 'https://example.com/menu', scan.referrer ?? '', '', '', '', '', '']),
+      inserted.map((scan) => [scan.at.toISOString(), scan.device, scan.os, scan.browser, 'https://example.com/menu', scan.referrer ?? '', '', '', '', '', '', '', '']),
     );
 
     const account = await http.get('/analytics/scans.csv');
@@ -155,6 +157,7 @@ describe('CSV export', () => {
     const [accountHeader, ...accountRecords] = parseCsv(await account.text());
     expect(accountHeader).toEqual([
       'code_id', 'code_name', 'created_at', 'device', 'os', 'browser', 'destination_url', 'referrer_host', 'country', 'region', 'city', 'language', 'unique',
+      'rule_id', 'variant',
     ]);
     expect(accountRecords.filter((record) => record[0] === code.id).map((record) => [record[1], record[2]])).toEqual(
       inserted.map((scan) => ['Flyer, "spring" edition', scan.at.toISOString()]),
