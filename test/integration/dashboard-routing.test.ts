@@ -130,7 +130,9 @@ describe('rules', () => {
     const empty = await (await post(`${base}/rules/new`, `${base}/rules`, [['destinationUrl', 'https://example.com/'], ['zone', 'Nowhere/Else']])).text();
     expect(fieldError(empty, 'rule-zone')).toContain('IANA');
     const noConditions = await (await post(`${base}/rules/new`, `${base}/rules`, [['destinationUrl', 'https://example.com/'], ['zone', 'UTC']])).text();
-    expect(fieldError(noConditions, 'rule-os-0')).toContain('at least one condition');
+    const firstBox = /<input[^>]*id="rule-os-0"[^>]*>/.exec(noConditions)?.[0];
+    expect(firstBox).toContain('aria-invalid="true"');
+    expect(fieldError(noConditions, 'rule-os-0')).toContain('Fill in at least one condition');
     expect((await stored(code.id)).routing).toBeNull();
   });
 

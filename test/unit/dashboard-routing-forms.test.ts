@@ -70,7 +70,7 @@ describe('the rule form', () => {
     expect(errors).toEqual({
       countries: 'Countries: “XX” must be an ISO 3166-1 alpha-2 country code that exists.',
       hoursUntil: 'Hours until must differ from hours.from.',
-      conditions: 'The rule must hold at least one condition.',
+      conditions: 'Fill in at least one condition below (for every scan, change the code’s own destination instead).',
     });
     expect(general).toEqual([expect.stringContaining('removed meanwhile'), 'must have at most 20 rules', 'must use http or https']);
   });

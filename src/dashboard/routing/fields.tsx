@@ -63,9 +63,12 @@ export function CheckboxGroup(props: {
   options: ReadonlyArray<{ value: string; label: string }>;
   checked: readonly string[];
   error?: string | undefined;
+  /** An error said elsewhere (about the conditions as a whole): the first box is tied to it instead. */
+  errorElsewhere?: string | undefined;
   hint?: string | undefined;
 }) {
-  const errorId = `${props.id}-${0}-error`;
+  const errorId = props.errorElsewhere ?? `${props.id}-${0}-error`;
+  const invalid = props.error !== undefined || props.errorElsewhere !== undefined;
   return (
     <fieldset class="routing-choices">
       <legend>{props.legend}</legend>
@@ -79,8 +82,8 @@ export function CheckboxGroup(props: {
               name={props.name}
               value={option.value}
               checked={props.checked.includes(option.value)}
-              aria-invalid={props.error && index === 0 ? 'true' : undefined}
-              aria-describedby={props.error ? errorId : undefined}
+              aria-invalid={invalid && index === 0 ? 'true' : undefined}
+              aria-describedby={invalid && index === 0 ? errorId : undefined}
             />{' '}
             {option.label}
           </label>

@@ -146,7 +146,9 @@ export function ruleErrors(
     }
     const rest = path.slice(prefix.length + 1);
     if (rest === 'when' || rest === '') {
-      errors.conditions ??= `The rule ${message}.`;
+      errors.conditions ??= message.startsWith('must hold at least one condition')
+        ? 'Fill in at least one condition below (for every scan, change the code’s own destination instead).'
+        : `The conditions ${message}.`;
       continue;
     }
     if (rest === 'id') {

@@ -47,12 +47,13 @@ export function RulePage(props: RulePageProps) {
         <Field id="rule-name" name="name" label="Name (optional)" type="text" value={values.name} error={errors.name} maxLength={400} hint="For you: shown in the list and in analytics." />
         <Field id="rule-destination" name="destinationUrl" label="Destination URL" type="url" value={values.destinationUrl} error={errors.destinationUrl} hint="Where matching scans go." />
         <h2>Conditions</h2>
+        {/* Named as the first box's message: the error summary (app.js) reads a field's message from "<id>-error". */}
         {errors.conditions && (
-          <p class="field-error" id="rule-conditions-error" role="alert">
+          <p class="field-error" id="rule-os-0-error">
             {errors.conditions}
           </p>
         )}
-        <CheckboxGroup id="rule-os" name="os" legend="Operating systems" options={COMMON_OS.map((os) => ({ value: os, label: os }))} checked={values.os} error={errors.conditions} />
+        <CheckboxGroup id="rule-os" name="os" legend="Operating systems" options={COMMON_OS.map((os) => ({ value: os, label: os }))} checked={values.os} errorElsewhere={errors.conditions ? 'rule-os-0-error' : undefined} />
         <Field id="rule-os-other" name="osOther" label="Other operating systems" type="text" value={values.osOther} error={errors.osOther} hint="As scans record them, separated by commas, such as HarmonyOS." />
         <CheckboxGroup id="rule-devices" name="devices" legend="Devices" options={DEVICE_CLASSES.map((device) => ({ value: device, label: DEVICE_LABELS[device] }))} checked={values.devices} error={errors.devices} />
         <Field id="rule-browsers" name="browsers" label="Browsers" type="text" value={values.browsers} error={errors.browsers} hint="As scans record them, separated by commas, such as Mobile Safari, Chrome." />
