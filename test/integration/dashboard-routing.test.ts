@@ -99,7 +99,8 @@ describe('rules', () => {
     expect(moved.status).toBe(303);
     rules = (await stored(code.id)).routing!.rules;
     expect(rules.map((rule) => rule.id)).toEqual([android!.id, iphones!.id]);
-    expect((await post(base, `${base}/rules/${android!.id}/move`, [['direction', 'up']])).status).toBe(400);
+    const pastTheTop = await post(base, `${base}/rules/${android!.id}/move`, [['direction', 'up']]);
+    expect(pastTheTop.headers.get('location')).toBe(`${base}?done=rule-conflict`);
 
     expect((await post(base, `${base}/rules/${android!.id}/remove`, [])).status).toBe(303);
     expect((await stored(code.id)).routing!.rules.map((rule) => rule.id)).toEqual([iphones!.id]);
@@ -149,6 +150,10 @@ describe('rules', () => {
     expect((await getQrCode(database.db, { accountId: stranger.accountId, id: theirs.code.id })).scanLimit).toBeNull();
     expect((await post(base, `${base}/rules/${rule!.id}/remove`, [])).status).toBe(303);
     expect((await post(base, `${base}/rules/${rule!.id}`, [['os', 'iOS'], ['destinationUrl', 'https://example.com/a']])).status).toBe(404);
+    // A second tab's Remove of the same rule: nothing changes, and the list says why.
+    const again = await post(base, `${base}/rules/${rule!.id}/remove`, []);
+    expect(again.headers.get('location')).toBe(`${base}?done=rule-gone`);
+    expect(await (await http.get(again.headers.get('location')!)).text()).toContain('that rule had been removed meanwhile');
   });
 });
 

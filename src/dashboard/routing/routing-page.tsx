@@ -17,6 +17,8 @@ export const ROUTING_DONE = {
   'rule-saved': 'Rule saved.',
   'rule-removed': 'Rule removed.',
   'rule-moved': 'Order saved.',
+  'rule-gone': 'Nothing changed: that rule had been removed meanwhile (in another tab, or by someone else).',
+  'rule-conflict': 'Nothing changed: the rules were changed meanwhile (in another tab, or by someone else). Here they are now.',
   'split-saved': 'Split saved.',
   'split-removed': 'Split removed: scans that match no rule go to the destination.',
   'schedule-saved': 'Schedule saved.',
@@ -76,7 +78,7 @@ function RuleList(props: { code: QrCode; zone: string; csrfToken: string; done?:
   return (
     <section id="routing-rules" aria-labelledby="routing-rules-heading">
       <h2 id="routing-rules-heading">Rules</h2>
-      {props.done && <Flash kind="ok">{props.done}</Flash>}
+      {props.done && <Flash kind={props.done.startsWith('Nothing changed') ? 'error' : 'ok'}>{props.done}</Flash>}
       {rules.length === 0 ? (
         <p>No rules yet: every scan goes to the {code.routing?.split ? 'split' : code.type === 'URL' ? 'destination' : 'page'}.</p>
       ) : (

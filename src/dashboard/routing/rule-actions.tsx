@@ -97,25 +97,30 @@ export function saveRule(deps: DashboardDependencies): RequestHandler<Params> {
   };
 }
 
-/** POST /codes/:id/routing/rules/:ruleId/move (direction up or down) and …/remove: the rest is kept as stored. */
+/**
+ * POST /codes/:id/routing/rules/:ruleId/move (direction up or down) and …/remove: the rest is kept as stored. A rule
+ * removed meanwhile, or a move past either end, changes nothing and says so on the list (htmx swaps only the list,
+ * so an error page would have nothing to swap in).
+ */
 export function changeRuleOrder(deps: DashboardDependencies, change: 'move' | 'remove'): RequestHandler<Params> {
   return async (req, res) => {
     const { user } = sessionOf(res);
     const code = await loadCode(deps, req, res);
-    const index = ruleIndex(code, req.params.ruleId);
+    const back = (what: string) => res.redirect(303, `/codes/${encodeURIComponent(code.id)}/routing?done=${what}`);
+    const index = code.routing?.rules.findIndex((rule) => rule.id === req.params.ruleId) ?? -1;
+    if (index < 0) return back('rule-gone');
     const routing = routingInput(code.routing, 'UTC');
     if (change === 'remove') {
       routing.rules.splice(index, 1);
     } else {
       const direction = formText(req.body, 'direction');
       const other = direction === 'up' ? index - 1 : direction === 'down' ? index + 1 : -1;
-      if (other < 0 || other >= routing.rules.length) throw new DashboardError(400, 'That rule cannot move there', 'It is already first or last. Reload the page and try again.');
+      if (other < 0 || other >= routing.rules.length) return back('rule-conflict');
       [routing.rules[index], routing.rules[other]] = [routing.rules[other]!, routing.rules[index]!];
     }
     const saved = await saveRouting(deps.db, { accountId: user.accountId, userId: user.userId, codeId: code.id, changes: { routing } });
-    // The stored routing passed parseRouting, and only its order or length changed: only a change made meanwhile
+    // The stored routing passed parseRouting and only its order or length changed: only a change made meanwhile
     // (a rule removed in another tab) can be refused.
-    if (!saved.ok) throw new DashboardError(409, 'The rules changed meanwhile', 'Someone (or another tab) changed this code’s rules. Reload the page and try again.');
-    res.redirect(303, `/codes/${encodeURIComponent(code.id)}/routing?done=${change === 'remove' ? 'rule-removed' : 'rule-moved'}`);
+    back(saved.ok ? (change === 'remove' ? 'rule-removed' : 'rule-moved') : 'rule-conflict');
   };
 }
