@@ -5,7 +5,7 @@ import type { TryItAnswer, TryItResult, TryItValues } from './try-it.js';
 
 /**
  * "Try it": a GET form (the answer is an address to share, and works without script); with htmx only the answer
- * is swapped in.
+ * is swapped in, a date that does not exist said there too.
  */
 export function TryItSection(props: {
   code: QrCode;
@@ -22,7 +22,7 @@ export function TryItSection(props: {
     <section aria-labelledby="try-it-heading">
       <h2 id="try-it-heading">Try it</h2>
       <p>Say who scans and when: the page says where the short URL would send them, with the same rules the redirect follows.</p>
-      <form method="get" action={`${action}#try-it-heading`} class="narrow-form" hx-get={action} hx-target="#try-it-answer" hx-select="#try-it-answer" hx-swap="outerHTML">
+      <form method="get" action={`${action}#try-it-heading`} class="narrow-form" hx-get={action} hx-target="#try-it-answer" hx-select="#try-it-answer > *" hx-swap="innerHTML">
         <input type="hidden" name="try" value="1" />
         <div class="grid">
           <Field id="try-os" name="os" label="Operating system" type="text" list="try-os-names" value={values.os} hint="Such as iOS or Android." />
@@ -66,7 +66,9 @@ export function TryItSection(props: {
         </datalist>
         <button type="submit">Try it</button>
       </form>
+      {/* Kept in place (htmx swaps what is inside), so screen readers announce each new answer. */}
       <div id="try-it-answer" role="status">
+        {result && !result.ok && <p class="field-error">{result.error}</p>}
         {result?.ok && (
           <p class="try-it-answer">
             <strong>{shownInstant(result.at, props.zone)}:</strong> <AnswerText answer={result.answer} zone={props.zone} />
