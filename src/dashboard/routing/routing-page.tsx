@@ -211,7 +211,9 @@ function ScheduleSection(props: { code: QrCode; csrfToken: string; zone: string;
       </p>
       <form method="post" action={`/codes/${code.id}/routing/schedule`} class="narrow-form">
         <CsrfField token={props.csrfToken} />
-        <input type="hidden" name="zone" value={props.zone} />
+        {/* Without a routing (and so a zone of its own) the page guessed the viewer's zone from a cookie; while the
+            fields are empty app.js may put the browser's own zone here, as on the type forms' zone fields. */}
+        <input type="hidden" name="zone" value={props.zone} data-zone-guess={!code.routing && values.activeFrom === '' && values.expiresAt === '' ? props.zone : undefined} />
         <p class="muted">Dates and times in {props.zone}.</p>
         <div class="grid">
           <Field id="schedule-active-from" name="activeFrom" label="Start" type="datetime-local" value={values.activeFrom} error={errors.activeFrom} />
