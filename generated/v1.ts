@@ -399,7 +399,11 @@ export interface components {
         CreateQrCodeRequest: {
             name: components["schemas"]["Name"];
             url: components["schemas"]["DestinationUrlInput"];
-            routing?: components["schemas"]["RoutingInput"];
+            /**
+             * @description Rules and a split that choose each scan's destination (see `RoutingInput`); `null` removes them, and every
+             *     scan then goes to the code's own destination.
+             */
+            routing?: components["schemas"]["RoutingInput"] | null;
             activeFrom?: components["schemas"]["ActiveFrom"];
             expiresAt?: components["schemas"]["ExpiresAt"];
             scanLimit?: components["schemas"]["ScanLimit"];
@@ -411,7 +415,11 @@ export interface components {
             url?: components["schemas"]["DestinationUrlInput"];
             /** @description `false` pauses the code, `true` resumes it. */
             active?: boolean;
-            routing?: components["schemas"]["RoutingInput"];
+            /**
+             * @description Rules and a split that choose each scan's destination (see `RoutingInput`); `null` removes them, and every
+             *     scan then goes to the code's own destination.
+             */
+            routing?: components["schemas"]["RoutingInput"] | null;
             activeFrom?: components["schemas"]["ActiveFrom"];
             expiresAt?: components["schemas"]["ExpiresAt"];
             scanLimit?: components["schemas"]["ScanLimit"];
@@ -508,8 +516,7 @@ export interface components {
             split: components["schemas"]["SplitVariant"][] | null;
         };
         /**
-         * @description Rules and a split that choose each scan's destination; `null` removes them, and every scan then goes to the
-         *     code's own destination. The routing to store replaces the code's current one whole. Send a rule's `id` to keep it (and the
+         * @description The routing to store, replacing the code's current one whole. Send a rule's `id` to keep it (and the
          *     scans counted for it) while changing the rule; a rule without `id` is new. At least one of `rules` and
          *     `split`. With a split, the code's `destinationUrl` reads as the first variant's (a `url` sent with it
          *     must be that one). A split applies to `URL` codes only: other types answer with their page unless a rule
@@ -548,7 +555,7 @@ export interface components {
             rules?: components["schemas"]["RoutingRuleInput"][];
             /** @description The weighted destinations for scans no rule answers; `null` for none. */
             split?: components["schemas"]["SplitVariant"][] | null;
-        } | null;
+        };
         /**
          * @description The IANA time zone (`Europe/Berlin`) that `weekdays` and `hours` are read in, with its daylight saving
          *     rules. Stored by its current name (`Asia/Calcutta` reads back as `Asia/Kolkata`). Default `UTC`.
