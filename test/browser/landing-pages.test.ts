@@ -126,7 +126,7 @@ describe('landing pages on a phone', () => {
     await watched.context.close();
   }, BROWSER_TEST_TIMEOUT * 3);
 
-  it('at 390 px: a long heading wraps, social links carry their marks, the coupon is a ticket whose Copy button copies, the PDF shows inline, an address links to a map search, and a paused code keeps its brand', async () => {
+  it('at 390 px: a long heading wraps, social links carry their marks, the coupon is a ticket whose Copy button copies, the PDF shows inline, an address links to a map search, and a paused, a not yet active and an expired code keep their brand', async () => {
     const person = await createPerson(database.db, { accountName: 'Harbour Café' });
     await setBrandColor(database.db, person.accountId, '#7b1fa2');
     const logo = await storeSampleFile(database.db, person.accountId, 'logo', 'logo.svg', LOGO_SVG);
@@ -141,9 +141,14 @@ describe('landing pages on a phone', () => {
       coupon: await createCode(person, 'COUPON', 'Coupon', { title: '2 for 1 coffee', code: 'HARBOUR-2FOR1', expiresAt: '2099-12-31T23:59', timezone: 'Europe/Berlin', terms: 'One per visit' }),
       pdf: await createCode(person, 'PDF', 'Menu', { fileId: menu.id, title: 'Our menu' }),
       paused: await createCode(person, 'TEXT', 'Paused', { text: 'Back soon' }),
+      notYet: await createCode(person, 'TEXT', 'Not yet', { text: 'Soon' }),
+      expired: await createCode(person, 'TEXT', 'Expired', { text: 'Over' }),
       business: await createCode(person, 'BUSINESS', 'Shop', { name: 'Harbour Café', address: 'Hafenstraße 5\n20457 Hamburg', phone: '+49 40 1234567' }),
     };
     await database.db.updateTable('qr_codes').set({ active: false }).where('slug', '=', slugs.paused).execute();
+    // The schedule's two answers (issue 28): before the start, and past the expiry without an expired URL.
+    await database.db.updateTable('qr_codes').set({ active_from: new Date(Date.now() + 86_400_000) }).where('slug', '=', slugs.notYet).execute();
+    await database.db.updateTable('qr_codes').set({ expires_at: new Date(Date.now() - 86_400_000) }).where('slug', '=', slugs.expired).execute();
 
     const watched = await watchedContext(browser, { viewport: PHONE });
     await watched.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
@@ -189,6 +194,11 @@ describe('landing pages on a phone', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This QR code is paused');
     expect(await page.getByRole('img', { name: 'Harbour Café' }).getAttribute('src')).toBe(`/files/${logo.id}`);
     expect(await inPage(page, () => getComputedStyle(document.querySelector('body')).borderTopColor)).toBe('rgb(123, 31, 162)');
+    for (const [name, status, heading] of [['notYet', 404, 'This code is not active yet'], ['expired', 410, 'This code has expired']] as const) {
+      await open(name, status);
+      expect(await page.getByRole('heading', { level: 1 }).textContent(), name).toBe(heading);
+      expect(await page.getByRole('img', { name: 'Harbour Café' }).getAttribute('src'), name).toBe(`/files/${logo.id}`);
+    }
 
     for (const opened of watched.context.pages()) expect(await watched.cspViolations(opened)).toEqual([]);
     expect(watched.requests.filter(isThirdParty)).toEqual([]);
