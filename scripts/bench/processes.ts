@@ -1,5 +1,7 @@
 /** What the bench scripts share: child processes, the load generator, ports, and a little statistics. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { freePort } from '../../src/net.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 
 export interface LoadResult {
@@ -103,4 +105,30 @@ export function percentile(values: number[], fraction: number): number {
 
 export function fmt(value: number, width: number): string {
   return Math.round(value).toString().padStart(width);
+}
+
+/**
+ * The redirect parts' two servers, side by side: the bare node:http reference and qroute (built, in its own process)
+ * on `databaseUrl`, each on a free port, both answering. qroute trusts the loopback proxy: the load generator
+ * forwards each scanner's address (load.ts), as a proxy in front of qroute would.
+ */
+export async function startBareAndQroute(databaseUrl: string): Promise<{
+  bare: ChildProcess;
+  barePort: number;
+  qroute: ChildProcess;
+  qroutePort: number;
+}> {
+  const barePort = await freePort();
+  const qroutePort = await freePort();
+  const bare = start('bare', process.execPath, ['--import', 'tsx', 'scripts/bench/bare-server.ts', String(barePort)], {});
+  const qroute = start('qroute', process.execPath, ['dist/src/main.js'], {
+    DATABASE_URL: databaseUrl,
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    PORT: String(qroutePort),
+    LOG_LEVEL: 'warn',
+    TRUST_PROXY: 'loopback',
+  });
+  await waitFor(`http://127.0.0.1:${barePort}/r/x`);
+  await waitFor(`http://127.0.0.1:${qroutePort}/readyz`);
+  return { bare, barePort, qroute, qroutePort };
 }

@@ -9,16 +9,14 @@
  * market would; the last reads the local weekday in Europe/Berlin (so the per-minute clock is part of the cost)
  * and matches every phone. Each 302 of the routed code goes to the last rule's URL (checked once before the load).
  */
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createApiKey } from '../../src/accounts/api-keys.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
 import type { Database } from '../../src/db/schema/index.js';
 import { newId } from '../../src/ids.js';
-import { freePort } from '../../src/net.js';
 import { DEVICE_CLASSES, MAX_RULES, parseRouting, WEEKDAYS } from '../../src/routing/index.js';
-import { fmt, load, type LoadResult, median, start, stop, waitFor } from './processes.js';
+import { fmt, load, type LoadResult, median, startBareAndQroute, stop } from './processes.js';
 
 const OTHER_MARKETS = ['FR', 'IT', 'ES', 'NL', 'BE', 'PL', 'SE', 'DK', 'NO', 'FI', 'PT', 'IE', 'GR', 'CZ', 'HU', 'RO', 'BG', 'HR', 'SK'];
 const MATCHED = 'https://example.com/last-rule';
@@ -48,20 +46,9 @@ export async function benchRedirectRouting(
   const routed = await make('routed poster');
   await sql`update qr_codes set routing = ${JSON.stringify(twentyRules())}::jsonb where id = ${routed.id}`.execute(database.db);
 
-  const barePort = await freePort();
-  const qroutePort = await freePort();
-  const bare = start('bare', process.execPath, ['--import', 'tsx', 'scripts/bench/bare-server.ts', String(barePort)], {});
-  const qroute = start('qroute', process.execPath, ['dist/src/main.js'], {
-    DATABASE_URL: database.connectionString,
-    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-    PORT: String(qroutePort),
-    LOG_LEVEL: 'warn',
-    TRUST_PROXY: 'loopback',
-  });
+  const { bare, barePort, qroute, qroutePort } = await startBareAndQroute(database.connectionString);
   const lines: string[] = [];
   try {
-    await waitFor(`http://127.0.0.1:${barePort}/r/x`);
-    await waitFor(`http://127.0.0.1:${qroutePort}/readyz`);
     const check = await fetch(`http://127.0.0.1:${qroutePort}/r/${routed.slug}`, {
       method: 'HEAD',
       redirect: 'manual',

@@ -40,7 +40,6 @@
  * `npm run bench:profile` (scripts/bench/profile.ts) shows where one scan's time goes, in node and in PostgreSQL.
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,7 +49,6 @@ import { createApiKey } from '../../src/accounts/api-keys.js';
 import { createQrCode } from '../../src/codes/qr-code-service.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { openDatabase } from '../../src/db/connect.js';
-import { freePort } from '../../src/net.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { benchAnalytics } from './analytics.js';
 import { benchDesignDecode } from './design-decode.js';
@@ -60,7 +58,7 @@ import { benchOutage } from './outage.js';
 import { benchRedirectRouting } from './redirect-routing.js';
 import { benchWebhookCrash } from './webhook-crash.js';
 import { benchWebhooks } from './webhooks.js';
-import { cleanUpWhenInterrupted, fmt, killAll, load, type LoadResult, median, start, stop, waitFor } from './processes.js';
+import { cleanUpWhenInterrupted, fmt, killAll, load, type LoadResult, median, startBareAndQroute, stop } from './processes.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -98,19 +96,7 @@ async function main() {
     });
 
     if (PARTS.has('redirect')) {
-      const barePort = await freePort();
-      const qroutePort = await freePort();
-      const bare = start('bare', process.execPath, ['--import', 'tsx', 'scripts/bench/bare-server.ts', String(barePort)], {});
-      const qroute = start('qroute', process.execPath, ['dist/src/main.js'], {
-        DATABASE_URL: database.connectionString,
-        WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-        PORT: String(qroutePort),
-        LOG_LEVEL: 'warn',
-        // The load generator forwards each scanner's address (load.ts), as a proxy in front of qroute would.
-        TRUST_PROXY: 'loopback',
-      });
-      await waitFor(`http://127.0.0.1:${barePort}/r/x`);
-      await waitFor(`http://127.0.0.1:${qroutePort}/readyz`);
+      const { bare, barePort, qroute, qroutePort } = await startBareAndQroute(database.connectionString);
 
       const codes = [code];
       for (let i = 1; i < CODES; i++) {
