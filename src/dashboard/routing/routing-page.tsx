@@ -96,23 +96,9 @@ function RuleList(props: { code: QrCode; zone: string; csrfToken: string; done?:
                   <a href={`${base}/rules/${rule.id}`} aria-label={`Edit: ${label}`}>
                     Edit
                   </a>
-                  {index > 0 && (
-                    <form method="post" action={`${base}/rules/${rule.id}/move`} class="inline-form" hx-post={`${base}/rules/${rule.id}/move`} {...RULES_SWAP}>
-                      <CsrfField token={props.csrfToken} />
-                      <input type="hidden" name="direction" value="up" />
-                      <button type="submit" class="secondary outline small-button" aria-label={`Move up: ${label}`}>
-                        Move up
-                      </button>
-                    </form>
-                  )}
+                  {index > 0 && <MoveRuleButton action={`${base}/rules/${rule.id}/move`} csrfToken={props.csrfToken} direction="up" label={label} />}
                   {index < rules.length - 1 && (
-                    <form method="post" action={`${base}/rules/${rule.id}/move`} class="inline-form" hx-post={`${base}/rules/${rule.id}/move`} {...RULES_SWAP}>
-                      <CsrfField token={props.csrfToken} />
-                      <input type="hidden" name="direction" value="down" />
-                      <button type="submit" class="secondary outline small-button" aria-label={`Move down: ${label}`}>
-                        Move down
-                      </button>
-                    </form>
+                    <MoveRuleButton action={`${base}/rules/${rule.id}/move`} csrfToken={props.csrfToken} direction="down" label={label} />
                   )}
                   <form method="post" action={`${base}/rules/${rule.id}/remove`} class="inline-form" hx-post={`${base}/rules/${rule.id}/remove`} {...RULES_SWAP}>
                     <CsrfField token={props.csrfToken} />
@@ -260,5 +246,19 @@ function ZoneSection(props: { code: QrCode; csrfToken: string; value: string; er
         <button type="submit">Save time zone</button>
       </form>
     </section>
+  );
+}
+
+/** Moves a rule one place up or down: a form that posts (and with htmx swaps only the rule list). */
+function MoveRuleButton(props: { action: string; csrfToken: string; direction: 'up' | 'down'; label: string }) {
+  const words = props.direction === 'up' ? 'Move up' : 'Move down';
+  return (
+    <form method="post" action={props.action} class="inline-form" hx-post={props.action} {...RULES_SWAP}>
+      <CsrfField token={props.csrfToken} />
+      <input type="hidden" name="direction" value={props.direction} />
+      <button type="submit" class="secondary outline small-button" aria-label={`${words}: ${props.label}`}>
+        {words}
+      </button>
+    </form>
   );
 }
