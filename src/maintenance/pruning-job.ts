@@ -13,6 +13,11 @@ export interface PruningJob {
 
 export interface PruningJobOptions {
   db: Database;
+  /**
+   * Where the pruning lock (a session advisory lock) is held: a handle with real sessions, the direct connection
+   * when `db` goes through a transaction pooler (default: `db`). See pruneExpired.
+   */
+  lockDb?: Database;
   retention: RetentionConfig;
   /** Sessions idle this long are pruned (config.dashboard.sessionIdleMs); unset: only past their absolute expiry. */
   sessionIdleMs?: number;
@@ -41,6 +46,7 @@ export function createPruningJob(options: PruningJobOptions): PruningJob {
           options.db,
           { ...options.retention, sessionIdleMs: options.sessionIdleMs },
           options.batchSize ?? PRUNE_BATCH_SIZE,
+          options.lockDb ?? options.db,
         );
         if (!counts) logger.debug('pruning skipped: another process is pruning');
         else logger.info({ deleted: counts, ms: Date.now() - started }, 'pruned expired rows');
