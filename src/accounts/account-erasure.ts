@@ -176,7 +176,9 @@ async function chunksErased(trx: Transaction, table: string, where: RawBuilder<b
     const { rows } = await sql<{ rows: number; counted: string }>`
       with erased as (
         delete from ${sql.table(table)}
-        where ctid = any(array(select ctid from ${sql.table(table)} where ${where} limit ${ERASURE_CHUNK_ROWS}))
+        -- A ctid names a row within one partition only (scan_groups is partitioned by month): the condition again,
+        -- so a row of another partition at the same ctid goes only if it is to go anyway.
+        where ${where} and ctid = any(array(select ctid from ${sql.table(table)} where ${where} limit ${ERASURE_CHUNK_ROWS}))
         returning ${counted} as counted
       )
       select count(*)::int as rows, coalesce(sum(counted), 0)::text as counted from erased`.execute(trx);
