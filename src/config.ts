@@ -19,6 +19,20 @@ export interface Config {
   dataDir: string;
   /** An external PostgreSQL; when unset the service runs an embedded one in `dataDir`. */
   databaseUrl: string | undefined;
+  /**
+   * DATABASE_DIRECT_URL: a direct connection to the primary, for what needs a session of its own (LISTEN/NOTIFY,
+   * session advisory locks, migrations, the admin CLI). When set, DATABASE_URL (and each read replica's URL) is
+   * used as a transaction-mode pool such as PgBouncer's: no startup parameters, no named prepared statements, no
+   * session settings (src/db/pooling.ts). Unset: DATABASE_URL is used for everything, as a direct connection.
+   */
+  databaseDirectUrl: string | undefined;
+  /**
+   * DATABASE_READ_URL: streaming replicas (comma-separated) for reads that may be slightly stale: dashboard
+   * analytics, lists and CSV exports, the API's scans list (src/db/read-replicas.ts). Empty: the primary reads all.
+   */
+  databaseReadUrls: string[];
+  /** READ_REPLICA_MAX_LAG_SECONDS: a replica further behind than this is not read from until it catches up. */
+  readReplicaMaxLagSeconds: number;
   allowPrivateWebhookUrls: boolean;
   /**
    * 32-byte key that encrypts webhook secrets at rest. Required with `databaseUrl` (every instance must share
@@ -136,6 +150,7 @@ export function loadConfig(env: Env = process.env, recorded: { serverSiteUrl?: s
     siteUrlSource,
     dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? './data'),
     databaseUrl: nonEmpty(env.DATABASE_URL),
+    ...databaseTopology(env),
     allowPrivateWebhookUrls: boolean(env, 'ALLOW_PRIVATE_WEBHOOK_URLS', false),
     webhookSecretKey: key32(env, 'WEBHOOK_SECRET_KEY'),
     webhookWorker: boolean(env, 'WEBHOOK_WORKER', true),
@@ -240,6 +255,37 @@ function httpConnections(env: Env, behindProxy: boolean): Config['httpConnection
     // one client holding thousands idle is the abuse this stops. Behind a proxy every peer is the proxy: no cap.
     maxPerAddress: integer(env, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS', behindProxy ? 0 : 256, { min: 0, max: 1_000_000 }),
   };
+}
+
+/** DATABASE_DIRECT_URL and DATABASE_READ_URL, which only make sense beside DATABASE_URL (not the embedded database). */
+function databaseTopology(env: Env): Pick<Config, 'databaseDirectUrl' | 'databaseReadUrls' | 'readReplicaMaxLagSeconds'> {
+  const databaseUrl = nonEmpty(env.DATABASE_URL);
+  const directUrl = nonEmpty(env.DATABASE_DIRECT_URL);
+  const readUrls = (nonEmpty(env.DATABASE_READ_URL) ?? '').split(',').map((each) => each.trim()).filter((each) => each !== '');
+  for (const [name, set] of [['DATABASE_DIRECT_URL', directUrl !== undefined], ['DATABASE_READ_URL', readUrls.length > 0]] as const) {
+    if (set && databaseUrl === undefined) throw new ConfigError(`${name} needs DATABASE_URL: the embedded database has no pooler or replicas`);
+  }
+  for (const [name, url] of [['DATABASE_DIRECT_URL', directUrl], ...readUrls.map((url) => ['DATABASE_READ_URL', url] as const)] as const) {
+    if (url !== undefined) postgresUrl(name, url);
+  }
+  return {
+    databaseDirectUrl: directUrl,
+    databaseReadUrls: readUrls,
+    readReplicaMaxLagSeconds: integer(env, 'READ_REPLICA_MAX_LAG_SECONDS', 10, { min: 1, max: 86_400 }),
+  };
+}
+
+/** A postgres:// or postgresql:// URL; the error never echoes the value (it usually holds a password). */
+function postgresUrl(name: string, raw: string): void {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new ConfigError(`${name} must be postgres:// URLs (comma-separated for DATABASE_READ_URL), e.g. postgres://qroute:password@replica1:5432/qroute`);
+  }
 }
 
 function databaseTimeouts(env: Env): DatabaseTimeouts {

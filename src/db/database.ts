@@ -9,6 +9,19 @@ const INT8_OID = 20;
 
 /** Where a Kysely instance made here keeps its pg pool, for `poolUsage` (Kysely does not expose its driver). */
 const POOL = Symbol('pg pool');
+/** Where it keeps its Pooling, for `executePrepared`. */
+const POOLING = Symbol('pooling');
+
+/**
+ * How a pool's connections reach PostgreSQL.
+ * - `session`: directly (or through a session-mode pooler), so each connection is a session of its own: the timeouts
+ *   go as startup options and fixed statements are prepared once per connection.
+ * - `transaction`: through a transaction-mode pooler (PgBouncer's `pool_mode = transaction`), where consecutive
+ *   transactions of one client connection may run on different server sessions. Nothing may outlive a transaction:
+ *   no startup options (PgBouncer refuses `options`), no named prepared statements; the timeouts come from the role's
+ *   settings instead (src/db/role-timeouts.ts).
+ */
+export type Pooling = 'session' | 'transaction';
 
 /** A pool's connections at this moment, as pg-pool counts them. */
 export interface PoolUsage {
@@ -53,18 +66,22 @@ export function createDatabase(
     logger: Logger;
     maxConnections?: number;
     timeouts?: DatabaseTimeouts;
+    /** Default `session`; `transaction` for DATABASE_URL when DATABASE_DIRECT_URL is set (see Pooling). */
+    pooling?: Pooling;
   },
 ): Database {
   const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+  const pooling = options.pooling ?? 'session';
   const sessionSettings = [
     `-c statement_timeout=${timeouts.statementMs}`,
     `-c idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`,
   ];
   const pool = new pg.Pool({
     connectionString,
+    // The client-side limit holds either way: it needs nothing from the server.
     Client: guardedClientClass({ logger: options.logger, queryTimeoutMs: timeouts.queryMs }),
     max: options.maxConnections ?? 10,
-    options: sessionSettings.join(' '),
+    ...(pooling === 'session' ? { options: sessionSettings.join(' ') } : {}),
     connectionTimeoutMillis: timeouts.connectMs,
     // Notices a peer that vanished without closing the connection (a crashed host, a dropped NAT entry).
     keepAlive: true,
@@ -79,6 +96,7 @@ export function createDatabase(
   pool.on('error', (error) => options.logger.warn({ err: { message: error.message, code: (error as { code?: string }).code } }, 'idle database connection failed'));
   const db = new Kysely<Database extends Kysely<infer S> ? S : never>({ dialect: new PostgresDialect({ pool }) });
   Object.defineProperty(db, POOL, { value: pool });
+  Object.defineProperty(db, POOLING, { value: pooling });
   // Kysely ends the pool only if a query went through Kysely; a pool used only by executePrepared (the webhook
   // worker's) stayed open, and stopping the embedded PostgreSQL then terminated its connections (57P01 warnings).
   const destroyKysely = db.destroy.bind(db);
@@ -97,15 +115,22 @@ export function poolUsage(db: Database): PoolUsage | undefined {
   return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }
 
+/** The Pooling a database made by `createDatabase` was made with (`session` for any other Kysely instance). */
+export function poolingOf(db: Database): Pooling {
+  return (db as unknown as { [POOLING]?: Pooling })[POOLING] ?? 'session';
+}
+
 /**
  * Runs a fixed statement as a named prepared statement on the pool of a database made by `createDatabase`:
  * PostgreSQL parses and plans it once per connection instead of on every call (the scan path's batch write).
- * Any other Kysely instance runs it unnamed.
+ * Through a transaction-mode pooler it runs unnamed (a statement prepared on one server session would be missing,
+ * or another one's, on the next); so does it on any other Kysely instance.
  */
 export async function executePrepared<Row>(db: Database, statement: { name: string; text: string }, values: unknown[]): Promise<Row[]> {
   const pool = (db as unknown as { [POOL]?: pg.Pool })[POOL];
   if (!pool) return (await db.executeQuery<Row>(CompiledQuery.raw(statement.text, values))).rows as Row[];
-  return (await pool.query({ name: statement.name, text: statement.text, values })).rows as Row[];
+  const name = poolingOf(db) === 'session' ? statement.name : undefined;
+  return (await pool.query({ name, text: statement.text, values })).rows as Row[];
 }
 
 export async function migrateToLatest(db: Database, logger: Logger): Promise<void> {

@@ -18,7 +18,8 @@ export { isShortLinkPath } from './redirect-handler.js';
 /** The short-link part: its cache, the change listener that keeps the cache true, and the scan recorder. */
 export function createRedirect(deps: {
   db: Database;
-  connectionString: string;
+  /** The primary directly (DATABASE_DIRECT_URL): the change listener holds its session while it listens. */
+  directConnectionString: string;
   logger: Logger;
   cacheTtlMs?: number;
   recorder?: Partial<ScanRecorderOptions>;
@@ -47,7 +48,7 @@ export function createRedirect(deps: {
   });
   // While notifications are down, every scan reads the database (cached entries are not trusted).
   const listener = new NotificationListener(
-    deps.connectionString,
+    deps.directConnectionString,
     CODE_CHANGES_CHANNEL,
     {
       onNotification: (slug) => {

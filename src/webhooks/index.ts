@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { WEBHOOKS_DUE_CHANNEL } from '../db/channels.js';
 import { NotificationListener } from '../db/notification-listener.js';
-import { createDatabase } from '../db/database.js';
+import { createDatabase, type Pooling } from '../db/database.js';
 import type { Metrics } from '../metrics/index.js';
 import { OpenedSecrets } from './opened-secrets.js';
 import { DEFAULT_RETRY_DELAYS_MS, defaultJitter, type RetryPolicy } from './retry-schedule.js';
@@ -20,7 +20,17 @@ export interface WebhookDeliveryTuning {
  * adds deliveries (the poll timer covers retries falling due and any missed notification).
  */
 export function createWebhookDelivery(
-  deps: { connectionString: string; box: SecretBox; allowPrivateWebhookUrls: boolean; logger: Logger; metrics?: Metrics },
+  deps: {
+    /** DATABASE_URL (its `pooling` says whether a transaction-mode pooler is in between). */
+    connectionString: string;
+    pooling?: Pooling;
+    /** The primary directly, for the LISTEN connection (a session of its own); default `connectionString`. */
+    directConnectionString?: string;
+    box: SecretBox;
+    allowPrivateWebhookUrls: boolean;
+    logger: Logger;
+    metrics?: Metrics;
+  },
   tuning: WebhookDeliveryTuning = {},
 ) {
   const logger = deps.logger.child({ part: 'webhooks' });
@@ -29,7 +39,7 @@ export function createWebhookDelivery(
   // milliseconds of both whenever no other commit had flushed them: forgotten claims were made and sent again at
   // once, forgotten outcomes sent again when their lease ran out (BENCH_PARTS=webhook-crash). Claims and outcomes
   // are each written many to a statement (AttemptRecorder), so a WAL flush is shared by a batch, not paid per delivery.
-  const db = createDatabase(deps.connectionString, { logger, maxConnections: 8 });
+  const db = createDatabase(deps.connectionString, { logger, maxConnections: 8, pooling: deps.pooling });
   const options = { ...DEFAULT_WORKER_OPTIONS, ...tuning.worker };
   const sender = new WebhookSender({
     allowPrivateAddresses: deps.allowPrivateWebhookUrls,
@@ -44,7 +54,7 @@ export function createWebhookDelivery(
   deps.metrics?.webhooks.watch(worker);
   deps.metrics?.pools.watch('webhooks', db);
   const listener = new NotificationListener(
-    deps.connectionString,
+    deps.directConnectionString ?? deps.connectionString,
     WEBHOOKS_DUE_CHANNEL,
     { onNotification: () => worker.wake(), onAvailability: (listening) => listening && worker.wake() },
     logger,

@@ -77,7 +77,7 @@ async function serverWithJournal(root: string, env: Record<string, string> = {})
  */
 async function startRedirectWithJournal(dir: string): Promise<Redirect> {
   const redirect = createRedirect({
-    db: cluster.db, connectionString: cluster.connectionString, logger: silent, journal: { dir, maxBytes: 1024 * 1024 },
+    db: cluster.db, directConnectionString: cluster.connectionString, logger: silent, journal: { dir, maxBytes: 1024 * 1024 },
     geo: openGeoLookup({ logger: silent }), trustProxy: false,
   });
   redirects.push(redirect);
