@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { pinoHttp } from 'pino-http';
 import type { LevelWithSilent, Logger } from 'pino';
 import type { Config } from './config.js';
+import { primaryReads, type StaleReads } from './db/read-replicas.js';
 import type { Database } from './db/schema/index.js';
 import { errorHandler, notFoundHandler } from './api/error-handler.js';
 import { createApiRouter } from './api/router.js';
@@ -23,6 +24,8 @@ import { readOutboxBacklog } from './webhooks/outbox.js';
 export interface AppDependencies {
   config: Config;
   db: Database;
+  /** Reads that may be slightly stale (analytics, lists, exports, the scans list): replicas when configured. */
+  reads?: StaleReads;
   logger: Logger;
   /** Encrypts webhook secrets at rest: the dashboard sets, reveals and rotates them. */
   box: SecretBox;
@@ -39,8 +42,9 @@ const READINESS_TIMEOUT_MS = 2_000;
 const CLIENT_REQUEST_ID = /^[\x21-\x7E]{1,128}$/;
 
 /** Builds the HTTP application from config and services; it holds no state of its own beyond them. */
-export function createApp({ config, db, logger, box, images: givenImages, metrics }: AppDependencies): Express {
+export function createApp({ config, db, reads: givenReads, logger, box, images: givenImages, metrics }: AppDependencies): Express {
   const images = givenImages ?? createQrImages(config);
+  const reads = givenReads ?? primaryReads(db);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -92,8 +96,8 @@ export function createApp({ config, db, logger, box, images: givenImages, metric
   // Files that landing pages show (PDFs, images, audio, video): public like the pages themselves; an id is 75 random
   // bits, and serveFile answers with a sandboxing CSP, nosniff, ranges and an ETag.
   app.get('/files/:id', (req, res) => serveFile(db, req, res, { fileId: req.params.id }));
-  app.use('/api/v1', createApiRouter({ config, db, logger: logger.child({ part: 'api' }), images, metrics: metrics?.api }));
-  app.use(createDashboardRouter({ config, db, logger: logger.child({ part: 'dashboard' }), box, images }));
+  app.use('/api/v1', createApiRouter({ config, db, reads, logger: logger.child({ part: 'api' }), images, metrics: metrics?.api }));
+  app.use(createDashboardRouter({ config, db, reads, logger: logger.child({ part: 'dashboard' }), box, images }));
   app.use(notFoundHandler);
   app.use(errorHandler(logger.child({ part: 'api' })));
   return app;

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { type DatabaseConnection, openDatabase } from './db/connect.js';
+import { createDatabase } from './db/database.js';
+import { primaryReads, ReadReplicas, replicaName, type StaleReads } from './db/read-replicas.js';
 import type { Database } from './db/schema/index.js';
 import { keepSiteUrlRecorded } from './db/site-url.js';
 import { createLogger } from './logger.js';
@@ -47,6 +49,10 @@ export interface Service {
   config: Config;
   logger: Logger;
   db: Database;
+  /** The primary without a pooler in between (DATABASE_DIRECT_URL), for session advisory locks; else `db` itself. */
+  directDb: Database;
+  /** Where stale-tolerant reads go: read replicas (DATABASE_READ_URL) with the primary as fallback. */
+  reads: StaleReads;
   /** The database as opened: its connection string and a description for people (no password). */
   database: { connectionString: string; description: string };
   /** Undefined for the CLI, which loads the key only for the commands that need it. */
@@ -75,13 +81,15 @@ export async function createService(config: Config, options: ServiceOptions): Pr
   const box = options.box ?? (role === 'admin' ? undefined : await loadSecretBox(config));
   const logger = overrides.logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const opened = await openService(config, role, logger, overrides);
-  const { db, connectionString } = opened;
+  const { db, connectionString, directConnectionString, pooling } = opened;
   const stops: Array<(graceMs: number) => Promise<void>> = [];
   const service: Service = {
     role,
     config,
     logger,
     db,
+    directDb: opened.directDb,
+    reads: primaryReads(db),
     database: { connectionString, description: opened.description },
     box,
     images: undefined,
@@ -139,11 +147,13 @@ export async function createService(config: Config, options: ServiceOptions): Pr
     // serves its own on WORKER_METRICS_PORT (never PORT: a worker beside a server on one host would take its port).
     const metrics = config.metricsToken && (runsHttp || config.workerMetricsPort !== undefined) ? createMetrics() : undefined;
     service.metrics = metrics;
+    // The direct connection's pool, when a pooler sits in front of DATABASE_URL (else it is the main pool).
+    if (metrics && opened.directDb !== db) metrics.pools.watch('direct', opened.directDb);
 
     const deliversWebhooks = role === 'worker' || config.webhookWorker;
     if (deliversWebhooks) {
       const webhooks = createWebhookDelivery(
-        { connectionString, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger, metrics },
+        { connectionString, directConnectionString, pooling, box, allowPrivateWebhookUrls: config.allowPrivateWebhookUrls, logger, metrics },
         overrides.webhookTuning,
       );
       stops.push((graceMs) => webhooks.stop(graceMs));
@@ -154,7 +164,7 @@ export async function createService(config: Config, options: ServiceOptions): Pr
     // Retention: one process at a time prunes (an advisory lock), so every instance and worker may run it.
     const without = new Set(overrides.withoutJobs ?? []);
     if (!without.has('pruning')) {
-      const pruning = createPruningJob({ db, retention: config.retention, sessionIdleMs: config.dashboard.sessionIdleMs, logger });
+      const pruning = createPruningJob({ db, lockDb: opened.directDb, retention: config.retention, sessionIdleMs: config.dashboard.sessionIdleMs, logger });
       stops.push(() => pruning.stop());
       pruning.start();
     }
@@ -195,7 +205,7 @@ export async function createService(config: Config, options: ServiceOptions): Pr
         geo,
         trustProxy: config.trustProxy,
         now: overrides.now,
-        connectionString,
+        directConnectionString,
         logger,
         metrics,
         recorder: { commitTimeoutMs: config.scanCommitTimeoutMs, maxBuffered: config.scanMemoryLimit, maxConcurrentBatches: config.scanWriteConcurrency },
@@ -206,7 +216,23 @@ export async function createService(config: Config, options: ServiceOptions): Pr
       stops.push((graceMs) => redirect.stop(graceMs));
       await redirect.start();
       service.redirect = redirect;
-      const app = createApp({ config, db, logger, box, images, metrics });
+      // Replicas only serve the server's reads (analytics, lists, exports); workers and the CLI have none to make.
+      if (config.databaseReadUrls.length > 0) {
+        const replicas = new ReadReplicas(
+          db,
+          config.databaseReadUrls.map((url) => ({
+            name: replicaName(url),
+            db: createDatabase(url, { logger: logger.child({ part: 'db' }), timeouts: config.databaseTimeouts, pooling }),
+          })),
+          logger.child({ part: 'db' }),
+          { maxLagSeconds: config.readReplicaMaxLagSeconds, observer: metrics?.replicas },
+        );
+        replicas.start();
+        stops.push(() => replicas.stop());
+        metrics?.replicas.watch(replicas);
+        service.reads = replicas;
+      }
+      const app = createApp({ config, db, reads: service.reads, logger, box, images, metrics });
       const server = await listen(createRequestListener(app, redirect.handler), config.port, overrides.host, {
         timeouts: config.httpTimeouts,
         connections: config.httpConnections,
@@ -235,11 +261,17 @@ async function openService(
   role: ServiceRole,
   logger: Logger,
   overrides: Omit<ServiceOptions, 'role'>,
-): Promise<Pick<DatabaseConnection, 'db' | 'connectionString' | 'description' | 'close'>> {
+): Promise<DatabaseConnection> {
   if (overrides.database) {
-    return { ...overrides.database, description: 'a database given by the caller', close: async () => undefined };
+    const { db, connectionString } = overrides.database;
+    return {
+      db, connectionString, pooling: 'session', directDb: db, directConnectionString: connectionString,
+      description: 'a database given by the caller', close: async () => undefined,
+    };
   }
-  return openDatabase(config, {
+  // The CLI's commands are few and may run long: it goes straight to the primary, past any pooler.
+  const target = role === 'admin' ? { ...config, databaseUrl: config.databaseDirectUrl ?? config.databaseUrl, databaseDirectUrl: undefined } : config;
+  return openDatabase(target, {
     logger: logger.child({ part: 'db' }),
     // The server owns the embedded database it runs on; a worker or the CLI reuses a running server's, and stops it
     // on exit only if it started it. Neither creates one: pointed at the wrong DATA_DIR they must fail, not work

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { StaleReads } from '../db/read-replicas.js';
 import type { Database } from '../db/schema/index.js';
 import type { ApiMetrics } from '../metrics/api-metrics.js';
 import type { QrImages } from '../qr/index.js';
@@ -9,6 +10,8 @@ import type { QrImages } from '../qr/index.js';
 export interface ApiDependencies {
   config: Config;
   db: Database;
+  /** Reads that may be slightly stale (read replicas when DATABASE_READ_URL is set, else the primary). */
+  reads: StaleReads;
   logger: Logger;
   images: QrImages;
   /** Requests by operation and status, for GET /metrics (when served). */

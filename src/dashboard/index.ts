@@ -13,6 +13,7 @@ import type { DashboardDependencies } from './shared/context.js';
 import { dashboardErrorHandler, dashboardNotFound } from './shared/errors.js';
 import { refuseNonTextFields } from './shared/forms.js';
 import { dashboardContext, isDashboardPath, isPublicPath, requireSignedIn } from './shared/middleware.js';
+import { readsAfterOwnWrites } from './shared/stale-reads.js';
 import { signInRoutes } from './sign-in/routes.js';
 
 export type { DashboardDependencies } from './shared/context.js';
@@ -46,6 +47,7 @@ export function createDashboardRouter(deps: DashboardDependencies): Router {
   dashboard.use(express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 200 }));
   dashboard.use(refuseNonTextFields);
   dashboard.use(dashboardContext(deps, assets.urls));
+  dashboard.use(readsAfterOwnWrites(deps));
   // Signing in is checked here once for every page but the public ones, so no route can forget it.
   dashboard.use((req, res, next) => (isPublicPath(req.path) ? next() : requireSignedIn(req, res, next)));
   for (const routes of dashboardSections) dashboard.use(routes(deps));

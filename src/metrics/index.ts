@@ -4,6 +4,7 @@ import { type ConnectionObserver, createConnectionMetrics } from './connection-m
 import { createOutboxMetrics, type OutboxMetrics } from './outbox-metrics.js';
 import { createPoolMetrics, type PoolMetrics } from './pool-metrics.js';
 import { createRedirectMetrics, type RedirectObserver } from './redirect-metrics.js';
+import { createReplicaMetrics, type ReplicaMetrics } from './replica-metrics.js';
 import { createScanMetrics, type ScanMetrics } from './scan-metrics.js';
 import { createWebhookMetrics, type WebhookMetrics } from './webhook-metrics.js';
 
@@ -23,6 +24,8 @@ export interface Metrics {
   outbox: OutboxMetrics;
   api: ApiMetrics;
   pools: PoolMetrics;
+  /** Read replicas (DATABASE_READ_URL): their state and where stale-tolerant reads went. */
+  replicas: ReplicaMetrics;
   /** The HTTP server's open connections and the ones refused over its caps. */
   connections: ConnectionObserver;
 }
@@ -39,6 +42,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
     outbox: createOutboxMetrics(registry),
     api: createApiMetrics(registry),
     pools: createPoolMetrics(registry),
+    replicas: createReplicaMetrics(registry),
     connections: createConnectionMetrics(registry),
   };
 }

@@ -5,6 +5,7 @@ import { pageContext, sessionOf, type DashboardDependencies } from '../shared/co
 import type { AnalyticsLinks } from './analytics-panel.js';
 import { CodeAnalyticsPage, CodeAnalyticsSection, type CodeAnalyticsProps } from './code-analytics-page.js';
 import { sendFragment, sendPage } from '../shared/render.js';
+import { staleReadsOf } from '../shared/stale-reads.js';
 import { analyticsSearch, filteredSearch, filterSearch, readAnalyticsQuery, unfilteredSearch } from './analytics-query.js';
 import { loadAnalytics } from './load-analytics.js';
 
@@ -21,10 +22,11 @@ export function showCodeAnalytics(deps: DashboardDependencies): RequestHandler {
     const code = await getQrCode(deps.db, { accountId, id });
     const fragment = req.query.fragment === '1';
     // Scans per rule and variant: for a routed code's page only (they read the period's scan groups, see routed-scans.ts).
+    const reads = staleReadsOf(res);
     const routedQuery = !fragment && code.routing
-      ? routedScans(deps.db, { scope: { accountId, codeId: code.id }, range: query.range, timeZone: query.timeZone, now: new Date(), filters: query.filters })
+      ? reads.read((db) => routedScans(db, { scope: { accountId, codeId: code.id }, range: query.range, timeZone: query.timeZone, now: new Date(), filters: query.filters }))
       : undefined;
-    const [data, routed] = await Promise.all([loadAnalytics(deps.db, { accountId, codeId: code.id }, query), routedQuery]);
+    const [data, routed] = await Promise.all([reads.read((db) => loadAnalytics(db, { accountId, codeId: code.id }, query)), routedQuery]);
     const base = `/codes/${encodeURIComponent(code.id)}/analytics`;
     const pageLinks: AnalyticsLinks = {
       range: (range) => ({ href: `${base}${analyticsSearch(query, range)}` }),

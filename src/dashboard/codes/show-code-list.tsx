@@ -7,6 +7,7 @@ import { CodeListPage } from './code-list-page.js';
 import { CodeResults } from './code-results.js';
 import { withShortUrl } from './code-row.js';
 import { sendFragment, sendPage } from '../shared/render.js';
+import { staleReadsOf } from '../shared/stale-reads.js';
 import { pagerLinks, parseListQuery, type ListQuery } from './list-query.js';
 
 export const CODES_PER_PAGE = 25;
@@ -23,13 +24,15 @@ export function showCodeList(deps: DashboardDependencies): RequestHandler {
     const { accountId } = sessionOf(res).user;
     let query = parseListQuery(req.query);
     const filter: CodeFilter = { accountId, query: query.q, state: query.state };
-    const found = await searchPage(deps.db, filter, query);
+    // A list may be a moment behind (a read replica); this browser's own changes are never missing from it.
+    const reads = staleReadsOf(res);
+    const found = await reads.read((db) => searchPage(db, filter, query));
     if (found.fromStart) query = { ...query, after: undefined, trail: [] };
     // A first page with no next page holds every match: counted already.
     const count =
       !query.after && found.nextCursor === null
         ? { count: found.codes.length, capped: false }
-        : await countQrCodes(deps.db, { ...filter, cap: COUNT_CAP });
+        : await reads.read((db) => countQrCodes(db, { ...filter, cap: COUNT_CAP }));
     const data = {
       codes: found.codes.map((code) => withShortUrl(code, deps.config.siteUrl)),
       count,

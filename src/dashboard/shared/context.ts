@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
+import type { StaleReads } from '../../db/read-replicas.js';
 import type { Database } from '../../db/schema/index.js';
 import type { Session, SessionLifetime } from '../../people/sessions.js';
 import type { QrImages } from '../../qr/index.js';
@@ -11,6 +12,8 @@ import type { AssetUrls } from './assets.js';
 export interface DashboardDependencies {
   config: Config;
   db: Database;
+  /** Reads that may be slightly stale (read replicas when DATABASE_READ_URL is set, else the primary). */
+  reads: StaleReads;
   logger: Logger;
   /** Encrypts webhook secrets at rest (the same key the API and worker use). */
   box: SecretBox;
