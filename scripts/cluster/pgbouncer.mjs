@@ -47,9 +47,9 @@ export async function startPgBouncer({ dir, port, server, users, adminUser, runA
     'pool_mode = transaction',
     `default_pool_size = ${poolSize}`,
     `max_client_conn = ${maxClientConn}`,
-    // pg sends the service's session settings as the startup parameter `options`, which PgBouncer 1.18 cannot pass
-    // on (1.21 learnt to): ignored here, so those settings must come another way through the pool.
-    'ignore_startup_parameters = extra_float_digits,options',
+    // Not `options`: PgBouncer 1.18 cannot pass it on, and a client that sends it (qroute without
+    // DATABASE_DIRECT_URL, which sends its timeouts so) is better refused than silently left without its settings.
+    'ignore_startup_parameters = extra_float_digits',
     'logfile =',
     'pidfile =',
     'log_connections = 0',
