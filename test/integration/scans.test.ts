@@ -72,7 +72,11 @@ describe('GET /qrcodes/{id}/scans', () => {
       from generate_series(1, 100000) as n`.execute(database.db);
     await sql`analyze scan_groups`.execute(database.db);
     const tableReads = async () => (await sql<{ seq: number; idx: number }>`
-      select seq_scan::int as seq, idx_scan::int as idx from pg_stat_user_tables where relname = 'scan_groups'`.execute(database.db)).rows[0]!;
+      select coalesce(sum(seq_scan), 0)::int as seq, coalesce(sum(idx_scan), 0)::int as idx from pg_stat_user_tables
+      -- scan_groups is partitioned by month: the partitions holding the rows are what must be read by index (an
+      -- empty month's one page is read whole, the cheapest way).
+      where relid in (select c.oid from pg_inherits i join pg_class c on c.oid = i.inhrelid
+                      where i.inhparent = 'scan_groups'::regclass and c.reltuples > 1000)`.execute(database.db)).rows[0]!;
     const before = await tableReads();
     const { data } = await account.client.raw.GET('/qrcodes/{id}/scans', { params: { path: { id } } });
     expect(data!.data).toHaveLength(1000);
