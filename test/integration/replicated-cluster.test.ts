@@ -68,4 +68,19 @@ describe.skipIf(skipReason !== undefined)('a replicated cluster (primary, stream
     await cluster.waitForReplay();
     expect((await replica.query('select body from replicated_notes where id = 3')).rows[0]?.body).toBe('written while replay is paused');
   });
+
+  it('catches up after the replica was stopped, from the WAL its slot kept', async () => {
+    const primary = await connect(cluster.directUrl);
+    const primaryAdmin = await connect(cluster.adminUrl);
+    await cluster.stopReplica();
+    await primary.query(`insert into replicated_notes values (4, 'written while the replica was down')`);
+    // Into a new WAL segment and past a checkpoint: without the slot the primary could recycle what the stopped
+    // replica has not seen.
+    await primaryAdmin.query('select pg_switch_wal()');
+    await primaryAdmin.query('checkpoint');
+    await cluster.startReplica();
+    await cluster.waitForReplay();
+    const replica = await connect(cluster.replicaUrl);
+    expect((await replica.query('select body from replicated_notes where id = 4')).rows[0]?.body).toBe('written while the replica was down');
+  });
 });
