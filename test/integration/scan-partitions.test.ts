@@ -1,7 +1,9 @@
 import { Migrator, sql } from 'kysely';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { foldScans } from '../../src/analytics/scan-rollup.js';
 import { foldScanCounts } from '../../src/codes/scan-counts.js';
+import { createDatabase } from '../../src/db/database.js';
 import { migrationProvider } from '../../src/db/migrations/index.js';
 import { newId } from '../../src/ids.js';
 import { pruneExpired } from '../../src/maintenance/prune.js';
@@ -171,5 +173,30 @@ describe('monthly partitions', () => {
     // The rollup keeps their history.
     const { rows: [rolled] } = await sql<{ scans: string }>`select sum(scans)::text as scans from scan_hourly where qr_code_id = ${code.codeId}`.execute(database.db);
     expect(rolled!.scans).toBe('6');
+  });
+});
+
+describe('the pruning lock', () => {
+  it('is held on a session of lockDb while the work runs through db, which keeps no session state (a transaction pooler)', async () => {
+    // One connection each: were the lock taken on db's only connection, the work could never get one.
+    const db = createDatabase(database.connectionString, { logger: pino({ level: 'silent' }), maxConnections: 1 });
+    const lockDb = createDatabase(database.connectionString, { logger: pino({ level: 'silent' }), maxConnections: 1 });
+    try {
+      const { rows: [lockSession] } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(lockDb);
+      const { rows: [workSession] } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+      const pruned = pruneExpired(db, { webhookDeliveryDays: 30, scanDays: 90 }, 1000, lockDb);
+      const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('pruning waited for a connection')), 10_000));
+      expect(await Promise.race([pruned, timeout])).toMatchObject({ scanPartitionsBusy: 0 });
+      // Another process trying meanwhile skips; after the run, no session holds the lock.
+      await sql`select pg_advisory_lock(hashtextextended('qroute:prune', 0))`.execute(lockDb);
+      expect(await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: undefined })).toBeUndefined();
+      await sql`select pg_advisory_unlock(hashtextextended('qroute:prune', 0))`.execute(lockDb);
+      const { rows } = await sql<{ pid: number }>`select pid from pg_locks where locktype = 'advisory'`.execute(database.db);
+      expect(rows).toEqual([]);
+      expect(lockSession!.pid).not.toBe(workSession!.pid);
+    } finally {
+      await db.destroy();
+      await lockDb.destroy();
+    }
   });
 });
