@@ -13,3 +13,4 @@ export declare function makeStandby(options: {
 }): Promise<{ bytes: number }>;
 export declare function dropSlot(primaryAdminUrl: string, slot: string): Promise<void>;
 export declare function waitForStreaming(primaryAdminUrl: string, applicationName: string, timeoutMs?: number): Promise<void>;
+export declare function standbyState(pgData: string): Promise<'complete' | 'none' | 'incomplete'>;

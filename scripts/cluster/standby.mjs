@@ -61,12 +61,24 @@ export async function makeStandby({ primaryAdminUrl, standbyPgData, runAs, slot,
     ].join('\n');
     await writeOwned(path.join(standbyPgData, 'backup_label'), stopped.labelfile, runAs);
     if (stopped.spcmapfile) await writeOwned(path.join(standbyPgData, 'tablespace_map'), stopped.spcmapfile, runAs);
-    await writeOwned(path.join(standbyPgData, 'standby.signal'), '', runAs);
     await fs.appendFile(path.join(standbyPgData, 'postgresql.auto.conf'), settings);
+    // Last: a directory with standby.signal is a complete standby (isStandby).
+    await writeOwned(path.join(standbyPgData, 'standby.signal'), '', runAs);
     return { bytes };
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/**
+ * `complete`: a standby `makeStandby` finished (its standby.signal is written last); `none`: no cluster there;
+ * `incomplete`: files of one that did not finish, which cannot be started.
+ */
+export async function standbyState(pgData) {
+  const has = (name) => fs.access(path.join(pgData, name)).then(() => true, () => false);
+  if (await has('standby.signal')) return 'complete';
+  const entries = await fs.readdir(pgData).catch(() => []);
+  return entries.length === 0 ? 'none' : 'incomplete';
 }
 
 /** Drops the slot `makeStandby` made (a standby that is gone for good would otherwise keep WAL forever). */

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { startBalancer } from './balancer.mjs';
 import { startChild } from './children.mjs';
 import { startPgBouncer } from './pgbouncer.mjs';
-import { makeStandby, waitForStreaming } from './standby.mjs';
+import { makeStandby, standbyState, waitForStreaming } from './standby.mjs';
 
 const SLOT = 'replica';
 export const INSTANCES = 3;
@@ -65,11 +65,24 @@ export async function startCluster({ root, dir, host, port, print, onUnexpectedE
 
     const replicaDir = path.join(dir, 'replica');
     const { runAs, pgData: replicaPgData } = await placeEmbeddedPostgres(replicaDir);
-    if (!(await exists(path.join(replicaPgData, 'PG_VERSION')))) {
+    const state = await standbyState(replicaPgData);
+    if (state === 'incomplete') {
+      throw new Error(`${replicaPgData} holds a replica whose making did not finish. Delete ${replicaDir} and start again: ` +
+        'a new replica is made from the primary.');
+    }
+    if (state === 'none') {
       print('cluster', `making the replica in ${replicaDir} from a base backup of the primary`);
-      const { bytes } = await makeStandby({ primaryAdminUrl: adminUrl, standbyPgData: replicaPgData, runAs, slot: SLOT });
-      print('cluster', `copied ${(bytes / 1024 / 1024).toFixed(1)} MB`);
+      // The primary's roles and passwords (the copy has them), a port of its own; written first, so a complete
+      // replica always has it.
       await writeInfo(path.join(replicaDir, 'postgres.json'), { ...info, port: 0 });
+      try {
+        const { bytes } = await makeStandby({ primaryAdminUrl: adminUrl, standbyPgData: replicaPgData, runAs, slot: SLOT });
+        print('cluster', `copied ${(bytes / 1024 / 1024).toFixed(1)} MB`);
+      } catch (error) {
+        // Half a copy could never start: the next run makes it again. (Emptied, not removed: it may be a link's target.)
+        for (const entry of await fs.readdir(replicaPgData).catch(() => [])) await fs.rm(path.join(replicaPgData, entry), { recursive: true, force: true });
+        throw error;
+      }
     }
     const replica = await startEmbeddedPostgres(replicaDir, logger, { create: false });
     undo.push(() => replica.stop());
@@ -245,10 +258,6 @@ function freePort() {
       server.close(() => resolve(port));
     });
   });
-}
-
-function exists(file) {
-  return fs.access(file).then(() => true, () => false);
 }
 
 function sleep(ms) {
