@@ -1,4 +1,5 @@
 import { Migrator, sql } from 'kysely';
+import pg from 'pg';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { foldScans } from '../../src/analytics/scan-rollup.js';
@@ -158,21 +159,39 @@ describe('monthly partitions', () => {
     await foldScans(database.db);
     await record(code, [inMonth(-12)]); // not yet in the rollup
 
+    // A long analytics read holds scan_groups: the drop gives up after its lock timeout, and scan writes made
+    // meanwhile do not queue behind it until the read ends.
+    const reader = new pg.Client({ connectionString: database.connectionString });
+    await reader.connect();
+    try {
+      await reader.query('begin');
+      await reader.query('select count(*) from scan_groups');
+      const pruning = pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const written = record(code, [new Date()]);
+      const stuck = new Promise((_, reject) => setTimeout(() => reject(new Error('a scan write waited for the read')), 5_000));
+      await Promise.race([written, stuck]);
+      expect(await pruning).toMatchObject({ scans: 1, scanPartitionsBusy: 2, scanPartitionsDropped: 0 }); // the DEFAULT partition's
+      expect(await exists(partitionOf(inMonth(-14)))).toBe(true);
+    } finally {
+      await reader.end();
+    }
+
     const counts = await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays });
-    expect(counts).toMatchObject({ scans: 4, scanPartitionsBusy: 0 });
+    expect(counts).toMatchObject({ scans: 3, scanPartitionsBusy: 0 });
     expect(await exists(partitionOf(inMonth(-14)))).toBe(false);
     expect(await exists(partitionOf(inMonth(-13)))).toBe(false);
     expect((await partitionsOfCode(code.codeId)).map((group) => group.partition)).toEqual([
-      partitionOf(inMonth(-12)), partitionOf(inMonth(-11)),
+      partitionOf(inMonth(-12)), partitionOf(inMonth(-11)), partitionOf(new Date()),
     ]);
 
     // Once folded, the unfolded month goes too; the partly expired one stays until all of it is past retention.
     await foldScans(database.db);
     expect(await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays })).toMatchObject({ scans: 1 });
-    expect((await partitionsOfCode(code.codeId)).map((group) => group.partition)).toEqual([partitionOf(inMonth(-11))]);
+    expect((await partitionsOfCode(code.codeId)).map((group) => group.partition)).toEqual([partitionOf(inMonth(-11)), partitionOf(new Date())]);
     // The rollup keeps their history.
     const { rows: [rolled] } = await sql<{ scans: string }>`select sum(scans)::text as scans from scan_hourly where qr_code_id = ${code.codeId}`.execute(database.db);
-    expect(rolled!.scans).toBe('6');
+    expect(rolled!.scans).toBe('7');
   });
 });
 
