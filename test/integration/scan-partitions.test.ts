@@ -2,6 +2,7 @@ import { Migrator, sql } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { eraseAccount } from '../../src/accounts/account-erasure.js';
 import { foldScans } from '../../src/analytics/scan-rollup.js';
 import { foldScanCounts } from '../../src/codes/scan-counts.js';
 import { createDatabase } from '../../src/db/database.js';
@@ -192,6 +193,18 @@ describe('monthly partitions', () => {
     // The rollup keeps their history.
     const { rows: [rolled] } = await sql<{ scans: string }>`select sum(scans)::text as scans from scan_hourly where qr_code_id = ${code.codeId}`.execute(database.db);
     expect(rolled!.scans).toBe('7');
+  });
+  it('lets erasing an account delete its scans only, though another month holds scans at the same place', async () => {
+    await sql`truncate scan_groups`.execute(database.db);
+    await createComingMonths(database.db, inMonth(-1));
+    const erased = await codeOfNewAccount();
+    const kept = await codeOfNewAccount();
+    // Each the first row of its month's partition: the same ctid, (0,1), in two tables.
+    await record(erased, [inMonth(-1)]);
+    await record(kept, [new Date()]);
+    await eraseAccount(database.db, erased.accountId);
+    const { rows } = await sql<{ code: string }>`select qr_code_id as code from scans`.execute(database.db);
+    expect(rows).toEqual([{ code: kept.codeId }]);
   });
 });
 
