@@ -84,10 +84,16 @@ async function pruneHoldingLock(db: Database, retention: PruneSettings, batchSiz
     sessions: 0, invitations: 0, passwordResets: 0, loginFailures: 0, signupRequests: 0, unconfirmedImports: 0, unreferencedFiles: 0,
     erasedCodeScans: 0, scanPartitionsCreated: 0, scanPartitionsDropped: 0, scanPartitionsBusy: 0,
   };
-  // First, whatever else fails: a month without its partition sends its scans to the DEFAULT partition.
-  const coming = await createComingMonths(db);
-  counts.scanPartitionsCreated = coming.created.length;
-  counts.scanPartitionsBusy = coming.busy.length;
+  // First, and apart from the rest: a month without its partition sends its scans to the DEFAULT partition, and a
+  // failure here (reported at the end) must not stop the other pruning either.
+  let upkeepFailure: { error: unknown } | undefined;
+  try {
+    const coming = await createComingMonths(db);
+    counts.scanPartitionsCreated = coming.created.length;
+    counts.scanPartitionsBusy = coming.busy.length;
+  } catch (error) {
+    upkeepFailure = { error };
+  }
   await inBatches(batchSize, async () => {
     // Locked before deletion, skipping rows a redelivery holds: a delivery made pending again is re-checked
     // against the condition once its lock is ours, and stays.
@@ -136,6 +142,7 @@ async function pruneHoldingLock(db: Database, retention: PruneSettings, batchSiz
   counts.unreferencedFiles = await pruneUnreferencedFiles(db, retention.unreferencedUploadHours ?? UNREFERENCED_UPLOAD_HOURS, batchSize);
   // Kept a day longer than batch ids, so a journal replayed on their last day is still swept.
   counts.erasedCodeScans = await sweepErasedCodes(db, SCAN_BATCH_LIFETIME_DAYS + 1);
+  if (upkeepFailure) throw upkeepFailure.error;
   return counts;
 }
 
