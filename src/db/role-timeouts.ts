@@ -16,7 +16,15 @@ import type { Database } from './schema/index.js';
  * with different DATABASE_*_TIMEOUT_MS settings would overwrite each other's, which `checkPooledTimeouts` reports.
  */
 export async function applyRoleTimeouts(direct: Database, timeouts: DatabaseTimeouts): Promise<void> {
-  const settings = roleSettings(timeouts);
+  // One process at a time: two instances starting together both found nothing and both inserted the role's
+  // settings row, and the second failed on pg_db_role_setting's unique index.
+  await direct.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended('qroute:role-timeouts', 0))`.execute(trx);
+    await applyUnlocked(trx, roleSettings(timeouts));
+  });
+}
+
+async function applyUnlocked(direct: Database, settings: Array<[string, string]>): Promise<void> {
   const { rows } = await sql<{ setting: string }>`
     select unnest(s.setconfig) as setting
     from pg_db_role_setting s
