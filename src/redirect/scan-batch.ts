@@ -1,5 +1,5 @@
 import type { Database } from '../db/schema/index.js';
-import { executePrepared } from '../db/database.js';
+import { callStatementFunction, statementFunction } from '../db/statement-functions.js';
 import { WEBHOOKS_DUE_CHANNEL } from '../db/channels.js';
 import { newId } from '../ids.js';
 
@@ -330,9 +330,21 @@ export const WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS = {
     select array(select account_id from endpoints) as webhook_accounts`,
 };
 
+/**
+ * The two statements as functions (src/db/statement-functions.ts): planned once per server session, also through
+ * PgBouncer in transaction mode, where a prepared statement would be planned again for every batch.
+ */
+const WRITE_SCAN_BATCH_FUNCTION = statementFunction({
+  purpose: 'write_scan_batch', parameterTypes: ['text', 'text'], returns: 'setof void', column: 'notified', text: WRITE_SCAN_BATCH.text,
+});
+const WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS_FUNCTION = statementFunction({
+  purpose: 'write_scan_batch_without_webhooks', parameterTypes: ['text', 'text'], returns: 'setof text[]', column: 'webhook_accounts',
+  text: WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS.text,
+});
+
 /** Writes a batch with the full statement: always correct, whatever the accounts' webhooks. */
 export async function writeScanBatch(db: Database, batch: PreparedScanBatch): Promise<void> {
-  await executePrepared(db, WRITE_SCAN_BATCH, [batch.id, batch.rows]);
+  await callStatementFunction(db, WRITE_SCAN_BATCH_FUNCTION, [batch.id, batch.rows]);
 }
 
 /** How long an account found with a webhook gets the full statement straight away (one round trip, not two). */
@@ -363,7 +375,7 @@ export class ScanBatchWriter {
       this.stats.withWebhooks++;
       return;
     }
-    const [result] = await executePrepared<{ webhook_accounts: string[] }>(this.db, WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS, [batch.id, batch.rows]);
+    const [result] = await callStatementFunction<{ webhook_accounts: string[] }>(this.db, WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS_FUNCTION, [batch.id, batch.rows]);
     const found = result?.webhook_accounts ?? [];
     if (found.length === 0) {
       this.stats.withoutWebhooks++;
