@@ -11,7 +11,7 @@ import { type Kysely, sql } from 'kysely';
  * starts, so in one month. The pruning job (src/maintenance/scan-partitions.ts) creates the coming months ahead and
  * drops a month whole once all of it is past SCAN_RETENTION_DAYS and folded into the rollup: no bulk DELETE.
  *
- * Every group is copied into its month with its id, and the identity continues after the highest. A unique key of
+ * Every group is copied into its month with its id, and the id sequence continues after the highest. A unique key of
  * a partitioned table must hold the partition key, so the primary key is (id, first_at): its leading id is what
  * the rollup's `max(id)` and every `id > watermark` read walk (one probe per partition). scan_groups_code_newest
  * stays as it was, per partition. The `scans` view and its insert trigger are created again over the new table;
@@ -30,9 +30,11 @@ const MONTHS_AHEAD = 3;
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Taken first, so an instance of the previous version inserting scans waits for this migration's commit.
   await sql`lock table scan_groups in share mode`.execute(db);
+  // A sequence of its own rather than an identity column: PostgreSQL before 17 has no identity on partitioned tables.
+  await sql`create sequence scan_groups_partitioned_id_seq as bigint`.execute(db);
   await sql`
     create table scan_groups_partitioned (
-      id bigint generated always as identity,
+      id bigint not null default nextval('scan_groups_partitioned_id_seq'),
       qr_code_id text not null,
       device text not null,
       os text not null,
@@ -49,16 +51,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       rule_id text,
       variant smallint
     ) partition by range (first_at)`.execute(db);
+  await sql`alter sequence scan_groups_partitioned_id_seq owned by scan_groups_partitioned.id`.execute(db);
 
   const { rows } = await sql<{ month: string }>`
     select to_char(month, 'YYYY-MM') as month
     from generate_series(
       greatest(
-        coalesce(date_trunc('month', (select min(first_at) from scan_groups), 'UTC'), date_trunc('month', now(), 'UTC')),
-        date_trunc('month', now(), 'UTC') - make_interval(months => ${OLDEST_MONTHS_BACK})),
-      date_trunc('month', now(), 'UTC') + make_interval(months => ${MONTHS_AHEAD}),
-      interval '1 month',
-      'UTC') as month`.execute(db);
+        coalesce(date_trunc('month', (select min(first_at) from scan_groups) at time zone 'UTC'), date_trunc('month', now() at time zone 'UTC')),
+        date_trunc('month', now() at time zone 'UTC') - make_interval(months => ${OLDEST_MONTHS_BACK})),
+      date_trunc('month', now() at time zone 'UTC') + make_interval(months => ${MONTHS_AHEAD}),
+      interval '1 month') as month`.execute(db);
+  // UTC wall-clock months (timestamps without a zone): month steps that no session time zone can shift.
   for (const { month } of rows) {
     const [year, monthOfYear] = month.split('-');
     await sql`
@@ -70,7 +73,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     insert into scan_groups_partitioned
       (id, qr_code_id, device, os, browser, destination_url, referrer_host, first_at, times, country, region, city, language, is_unique, rule_id, variant)
-    overriding system value
     select id, qr_code_id, device, os, browser, destination_url, referrer_host, first_at, times, country, region, city, language, is_unique, rule_id, variant
     from scan_groups`.execute(db);
   // Built after the copy (faster than row by row), partition by partition; renamed once the old ones are gone.
@@ -126,7 +128,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await createScansView(db);
 }
 
-/** The new table, its identity's sequence, primary key and index take the names the old ones had. */
+/** The new table, its id sequence, primary key and index take the names the old ones had. */
 async function renameTo(db: Kysely<unknown>, from: string, to: string): Promise<void> {
   await sql`alter table ${sql.table(from)} rename to ${sql.table(to)}`.execute(db);
   await sql`alter sequence ${sql.table(`${from}_id_seq`)} rename to ${sql.table(`${to}_id_seq`)}`.execute(db);
