@@ -27,6 +27,11 @@
  * `redirect-routing` (not run by default, see redirect-routing.ts): a code with 20 routing rules (the last matching)
  * beside a plain code and the bare server, each as a ratio to bare (BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_SECONDS).
  *
+ * `cluster` (not run by default, see cluster.ts): the topology of `npm run cluster` (primary, replica, PgBouncer in
+ * transaction mode, three instances, two workers) in a temporary directory; redirects/s of three instances against one
+ * at the largest of BENCH_CONNECTIONS, every 302 with its scan and every scan with its webhook, PgBouncer's pools,
+ * CPU and WAL per scan.
+ *
  * `design-decode` (not run by default, see design-decode.ts): every designed QR code at every text and width decoded
  * with jsQR and ZXing, 1,116 decodes (test/integration/qr-design-decode.test.ts decodes a sample of 31); exits 1 on
  * a code that does not decode.
@@ -51,6 +56,7 @@ import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { benchAnalytics } from './analytics.js';
+import { benchCluster } from './cluster.js';
 import { benchDesignDecode } from './design-decode.js';
 import { benchImageFlood } from './image-flood.js';
 import { benchImport } from './import.js';
@@ -67,7 +73,7 @@ const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,100').split(',').map(N
 /** BENCH_CODES: how many codes the redirect load is spread over, at random (default 1, at most 1,000). */
 const CODES = Number(process.env.BENCH_CODES ?? 1);
 /**
- * `redirect`, `redirect-routing`, `webhooks`, `outage`, `webhook-crash`, `image-flood`, `analytics`, `import`, `design-decode`,
+ * `redirect`, `redirect-routing`, `webhooks`, `outage`, `webhook-crash`, `image-flood`, `analytics`, `import`, `design-decode`, `cluster`,
  * comma-separated; the default is `redirect,webhooks,outage`.
  */
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'redirect,webhooks,outage').split(','));
@@ -181,6 +187,11 @@ async function main() {
     if (PARTS.has('webhook-crash')) {
       const lines = await benchWebhookCrash({ rate: Number(process.env.BENCH_CRASH_RATE ?? 300), downSeconds: Number(process.env.BENCH_CRASH_SECONDS ?? 10) });
       console.log(`\n${lines.join('\n')}`);
+    }
+    if (PARTS.has('cluster')) {
+      const { lines, ok } = await benchCluster({ rounds: ROUNDS, seconds: SECONDS, connections: Math.max(...CONNECTIONS) });
+      console.log(lines.join('\n'));
+      if (!ok) process.exitCode = 1;
     }
     if (PARTS.has('import')) {
       const lines = await benchImport(database);
