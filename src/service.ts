@@ -210,7 +210,9 @@ export async function createService(config: Config, options: ServiceOptions): Pr
         metrics,
         recorder: { commitTimeoutMs: config.scanCommitTimeoutMs, maxBuffered: config.scanMemoryLimit, maxConcurrentBatches: config.scanWriteConcurrency },
         // One folder per database: a caller's own database (a test's) is told apart by its connection string.
-        journal: { ...config.scanJournal, dir: journalDirFor(config.scanJournal.dir, overrides.database ? connectionString : config.databaseUrl) },
+        // The primary's identity (DATABASE_DIRECT_URL when a pooler is in front): putting PgBouncer in front of a
+        // running install must not leave the journal of its last outage in a folder no instance reads any more.
+        journal: { ...config.scanJournal, dir: journalDirFor(config.scanJournal.dir, overrides.database ? connectionString : (config.databaseDirectUrl ?? config.databaseUrl)) },
       });
       // Scans still in memory are written (with their outbox rows) before the worker stops: pushed after it.
       stops.push((graceMs) => redirect.stop(graceMs));

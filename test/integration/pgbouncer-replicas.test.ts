@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +8,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createDatabase } from '../../src/db/database.js';
 import type { Database } from '../../src/db/schema/index.js';
 import { freePort } from '../../src/net.js';
+import { prepareScanBatch, type ScanEvent } from '../../src/redirect/scan-batch.js';
+import { journalDirFor, ScanJournal } from '../../src/redirect/scan-journal.js';
 import { createService, type Service } from '../../src/service.js';
 import { SecretBox } from '../../src/webhooks/secret-box.js';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
@@ -193,6 +198,30 @@ describe.skipIf(skipReason !== undefined)('qroute on PgBouncer in transaction mo
       await cluster.resumeReplay();
     }
     await expect.poll(() => metric(a, 'qroute_read_replica_usable', { replica: replicaLabel() }), { timeout: 10_000 }).toBe(1);
+  });
+
+  it('replays a scan journal left before PgBouncer was put in front: the journal belongs to the primary, not to the pooler', async () => {
+    const owner = await createTestAccount(primary, a as unknown as TestApp);
+    const code = await createTestCode(owner, { name: 'Journaled before the pooler' });
+    // What an instance with DATABASE_URL on the primary left after an outage: one batch, journaled, never committed.
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'qroute-journal-'));
+    const left = await ScanJournal.open({ dir: journalDirFor(root, cluster.directUrl), maxBytes: 1024 * 1024 }, pino({ level: 'silent' }));
+    const scan: ScanEvent = {
+      codeId: code.id, accountId: owner.accountId, at: new Date(), device: 'mobile', os: 'iOS', browser: 'Mobile Safari',
+      destinationUrl: 'https://example.com/', referrerHost: 'left.journal.test', country: null, region: null, city: null, language: null, visitor: null, bot: false,
+    };
+    expect(await left.append([prepareScanBatch([scan])])).toBe(true);
+    await left.close();
+    try {
+      // Now with DATABASE_URL on PgBouncer and DATABASE_DIRECT_URL on the primary.
+      const restarted = await startClusterApp({}, { scanJournal: { dir: root, maxBytes: 1024 * 1024 } });
+      await expect.poll(async () => (await primary.selectFrom('scans').select('referrer_host').where('qr_code_id', '=', code.id).execute()).map((row) => row.referrer_host), { timeout: 10_000 })
+        .toEqual(['left.journal.test']);
+      await restarted.service.stop(1_000);
+      apps.splice(apps.indexOf(restarted), 1);
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
   });
 
   /** The database PgBouncer's rows name: the pooled URL's. */
