@@ -47,6 +47,30 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the direct and replica URLs beside DATABASE_URL, and refuses them without it or malformed, never echoing a password', () => {
+    expect(loadConfig({
+      DATABASE_URL: 'postgres://qroute:pw@pgbouncer:6432/qroute',
+      DATABASE_DIRECT_URL: 'postgres://qroute:pw@primary:5432/qroute',
+      DATABASE_READ_URL: ' postgres://qroute:pw@replica1:5432/qroute , postgresql://qroute:pw@replica2/qroute,',
+      READ_REPLICA_MAX_LAG_SECONDS: '3',
+    })).toMatchObject({
+      databaseDirectUrl: 'postgres://qroute:pw@primary:5432/qroute',
+      databaseReadUrls: ['postgres://qroute:pw@replica1:5432/qroute', 'postgresql://qroute:pw@replica2/qroute'],
+      readReplicaMaxLagSeconds: 3,
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/qroute' })).toMatchObject({ databaseDirectUrl: undefined, databaseReadUrls: [], readReplicaMaxLagSeconds: 10 });
+    expect(() => loadConfig({ DATABASE_DIRECT_URL: 'postgres://primary/qroute' })).toThrow(/DATABASE_DIRECT_URL needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://replica/qroute' })).toThrow(/DATABASE_READ_URL needs DATABASE_URL/);
+    for (const env of [
+      { DATABASE_URL: 'postgres://db/qroute', DATABASE_READ_URL: 'postgres://replica/qroute,mysql://secret-pw@x/y' },
+      { DATABASE_URL: 'postgres://db/qroute', DATABASE_DIRECT_URL: 'secret-pw@primary' },
+    ]) {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).not.toThrow(/secret-pw/);
+    }
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/qroute', READ_REPLICA_MAX_LAG_SECONDS: '0' })).toThrow(/READ_REPLICA_MAX_LAG_SECONDS/);
+  });
+
   it('reads the database and scan-memory limits', () => {
     const config = loadConfig({
       DATABASE_CONNECT_TIMEOUT_MS: '2000',
