@@ -18,7 +18,9 @@
  * Env: PROFILE_SECONDS (default 10), PROFILE_CONNECTIONS (default 100), PROFILE_WEBHOOK=1 (the account has a
  * webhook endpoint, pointing at a receiver here that answers 204, and the worker runs in the server),
  * PROFILE_PERF=1 (also `perf record` both sides; needs Debian's linux-perf), PROFILE_CPU_PROFILE=0 (no
- * `--cpu-prof`: the V8 profiler itself costs qroute about a quarter more CPU per scan, so compare CPU with it off).
+ * `--cpu-prof`: the V8 profiler itself costs qroute about a quarter more CPU per scan, so compare CPU with it off),
+ * PROFILE_POOLING=transaction (qroute in its transaction-pooling mode, as behind PgBouncer: DATABASE_DIRECT_URL set to
+ * the same server, so DATABASE_URL gets no session settings and no named prepared statements; no PgBouncer itself).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -49,6 +51,11 @@ const WEBHOOK = process.env.PROFILE_WEBHOOK === '1';
 /** PROFILE_PERF=1: also sample CPU with `perf record` (Debian's linux-perf) in qroute and PostgreSQL. */
 const PERF = process.env.PROFILE_PERF === '1';
 const CPU_PROFILE = process.env.PROFILE_CPU_PROFILE !== '0';
+/**
+ * `transaction`: DATABASE_DIRECT_URL is the same server (told apart by its application_name), so qroute treats
+ * DATABASE_URL as a transaction-mode pool and sends it what PgBouncer would pass: what pooling costs PostgreSQL per scan.
+ */
+const POOLING = process.env.PROFILE_POOLING === 'transaction' ? 'transaction' : 'session';
 /** `redirect` (default): one scan; `worker`: one webhook delivery by a standalone worker. */
 const PART = process.env.PROFILE_PART ?? 'redirect';
 
@@ -90,8 +97,10 @@ async function main() {
     const maker = await createApiKey(db, account.id);
     const { code } = await createQrCode(db, { accountId: account.id, name: 'profile poster', destinationUrl: 'https://example.com/', actor: { kind: 'api_key', apiKeyId: maker.id } });
     const secret = WEBHOOK || PART === 'worker' ? (await setWebhook(db, new SecretBox(key), { accountId: account.id, url: receiverUrl, allowPrivate: true })).secret! : undefined;
-    const env = {
-      DATABASE_URL: postgres.localConnectionString(),
+    const databaseUrl = postgres.localConnectionString();
+    const env: Record<string, string> = {
+      DATABASE_URL: databaseUrl,
+      ...(POOLING === 'transaction' && { DATABASE_DIRECT_URL: `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}application_name=direct` }),
       WEBHOOK_SECRET_KEY: key.toString('base64'),
       ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
       LOG_LEVEL: 'warn',
@@ -139,7 +148,7 @@ async function profileRedirect({ db, superuser, dataDir, profileDir, env, code }
   const postgresAfter = await postgresTicksByKind(dataDir);
   const scans = result.statusCounts['302'] ?? 0;
   const perScan = (ticks: number) => ((ticks / CLOCK_TICKS_PER_SECOND) * 1e6) / scans;
-  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s: ${Math.round(result.requestsPerSecond)} scans/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${scans} scans`);
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s, ${POOLING} pooling: ${Math.round(result.requestsPerSecond)} scans/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${scans} scans`);
   const nodeUser = nodeAfter.user - nodeBefore.user;
   const nodeSystem = nodeAfter.system - nodeBefore.system;
   console.log(`CPU per scan: qroute ${perScan(nodeUser + nodeSystem).toFixed(1)} µs (user space ${perScan(nodeUser).toFixed(1)} µs, kernel ${perScan(nodeSystem).toFixed(1)} µs)`);
