@@ -141,7 +141,7 @@ export async function benchCluster(options: { rounds: number; seconds: number; c
         const m = (pick: (run: RunResult) => number) => median(runs.map(pick));
         lines.push(
           `    ${target.padEnd(10)} ${fmt(m((r) => r.load.requestsPerSecond), 6)} req/s, p99 ${m((r) => r.load.p99)} ms; CPU µs per scan: qroute ${m((r) => r.cpu.qroute).toFixed(1)}` +
-            ` (${fmt(m((r) => 1e6 / r.cpu.qroute), 0)} scans per instance CPU-second), primary ${m((r) => r.cpu.primary).toFixed(1)}, replica ${m((r) => r.cpu.replica).toFixed(1)},` +
+            ` (${fmt(m((r) => 1e6 / r.cpu.qroute), 0)} scans per instance CPU-second), primary ${m((r) => r.cpu.primary).toFixed(1)}, replica ${m((r) => r.cpu.replica).toFixed(1)} (replay ${m((r) => r.cpu.replay).toFixed(1)}),` +
             ` PgBouncer ${m((r) => r.cpu.pgbouncer).toFixed(1)}, workers ${m((r) => r.cpu.workers).toFixed(1)}, bench ${m((r) => r.cpu.bench).toFixed(1)};` +
             ` WAL ${fmt(m((r) => r.walPerScan), 0)} bytes per scan; sv_active ${m((r) => r.pool.svActive.mean).toFixed(1)} mean, ${fmt(m((r) => r.stats.xactPerSecond), 0)} xact/s`,
         );
@@ -181,7 +181,7 @@ interface RunResult {
   replicaLag: { maxBytes: number; maxMs: number };
   walPerScan: number;
   /** CPU µs per scan, from the start of the load until the run's last webhook arrived. */
-  cpu: { qroute: number; perInstance: number[]; workers: number; pgbouncer: number; primary: number; replica: number; bench: number };
+  cpu: { qroute: number; perInstance: number[]; workers: number; pgbouncer: number; primary: number; replica: number; replay: number; bench: number };
   /** Cores busy on the whole machine during the load (from /proc/stat). */
   machineCores: number;
 }
@@ -227,6 +227,7 @@ async function measure(run: {
     pgbouncer: perScan(after.pgbouncer - before.pgbouncer),
     primary: perScan(after.primary - before.primary),
     replica: perScan(after.replica - before.replica),
+    replay: perScan(after.replay - before.replay),
     bench: perScan(after.bench - before.bench),
   };
   const loadSeconds = (afterLoad.at - before.at) / 1000;
@@ -264,7 +265,7 @@ function describe(r: RunResult): string {
       ` sv_active ${p.svActive.mean.toFixed(1)}/${p.svActive.max}, sv_idle ${p.svIdle.mean.toFixed(1)}/${p.svIdle.max}, maxwait ${p.maxWaitMs.toFixed(1)} ms;` +
       ` ${fmt(r.stats.xactPerSecond, 0)} xact/s, avg xact ${fmt(r.stats.avgXactMicros, 0)} µs, avg wait ${fmt(r.stats.avgWaitMicros, 0)} µs; replica lag ≤ ${fmt(r.replicaLag.maxBytes / 1024, 0)} KB / ${fmt(r.replicaLag.maxMs, 0)} ms`,
     `              CPU µs per scan: qroute ${r.cpu.qroute.toFixed(1)} (${r.cpu.perInstance.map((us) => us.toFixed(1)).join(' + ')}), workers ${r.cpu.workers.toFixed(1)},` +
-      ` PgBouncer ${r.cpu.pgbouncer.toFixed(1)}, PostgreSQL primary ${r.cpu.primary.toFixed(1)}, replica ${r.cpu.replica.toFixed(1)}, bench (balancers, receiver) ${r.cpu.bench.toFixed(1)};` +
+      ` PgBouncer ${r.cpu.pgbouncer.toFixed(1)}, PostgreSQL primary ${r.cpu.primary.toFixed(1)}, replica ${r.cpu.replica.toFixed(1)} (replay ${r.cpu.replay.toFixed(1)}), bench (balancers, receiver) ${r.cpu.bench.toFixed(1)};` +
       ` WAL ${fmt(r.walPerScan, 0)} bytes per scan; machine ${r.machineCores.toFixed(2)} cores busy`,
   ].join('\n');
 }
@@ -307,6 +308,8 @@ class Readings {
       return times.user + times.system;
     };
     const postgres = async (dir: string) => sum([...(await postgresTicksByKind(dir)).values()]);
+    // The startup process replays the WAL, alone: its CPU per scan is what bounds a replica's scans/s.
+    const replay = async (dir: string) => (await postgresTicksByKind(dir)).get('startup') ?? 0;
     const bench = process.cpuUsage();
     const stats = (await this.bouncer.query('SHOW STATS')).rows.filter((row) => row.database !== 'pgbouncer');
     const cpuLine = (await fs.readFile('/proc/stat', 'utf8')).split('\n')[0]!.split(/\s+/).slice(1).map(Number);
@@ -317,6 +320,7 @@ class Readings {
       pgbouncer: await ticks(this.pids.pgbouncer),
       primary: await postgres(this.primaryDir),
       replica: await postgres(this.replicaDir),
+      replay: await replay(this.replicaDir),
       bench: ((bench.user + bench.system) / 1e6) * CLOCK_TICKS_PER_SECOND,
       // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
       machineBusy: sum(cpuLine.slice(0, 8)) - cpuLine[3]! - cpuLine[4]!,
