@@ -275,7 +275,7 @@ describe('checking imports at once', () => {
         if (held.state.status !== undefined) held = heldUpload(http); // it lost the race and was refused itself
         const other = await upload(http, 'other.csv', small('Other'));
         return other.status === 429 && held.state.status === undefined;
-      })
+      }, { timeout: 15_000 }) // each try is an upload or two: the default second lets a loaded CI machine make one
       .toBe(true);
     const stranger = await createSignedInPerson(database.db, app); // another account is not held up
     await stranger.http.get('/imports');
