@@ -271,7 +271,8 @@ function databaseTopology(env: Env): Pick<Config, 'databaseDirectUrl' | 'databas
   return {
     databaseDirectUrl: directUrl,
     databaseReadUrls: readUrls,
-    readReplicaMaxLagSeconds: integer(env, 'READ_REPLICA_MAX_LAG_SECONDS', 10, { min: 1, max: 86_400 }),
+    // At least 2: lag is known to within the 1 s probe interval, so a 1 s limit would leave a current replica unused half the time.
+    readReplicaMaxLagSeconds: integer(env, 'READ_REPLICA_MAX_LAG_SECONDS', 10, { min: 2, max: 86_400 }),
   };
 }
 

@@ -6,13 +6,14 @@ import { pageContext, sessionOf, type DashboardDependencies } from '../shared/co
 import { DashboardError } from '../shared/errors.js';
 import { DELIVERY_STATUSES, DeliveriesPage } from './deliveries-page.js';
 import { sendPage } from '../shared/render.js';
+import { staleReadsOf } from '../shared/stale-reads.js';
 import { withLatestAttempts } from './overview-data.js';
 
 const PAGE_SIZE = 50;
 const DELIVERY_ID = idPattern('whd');
 
 /** GET /api-and-webhooks/deliveries?status=&cursor=: the log, newest first, by the delivery-id cursor. */
-export function listDeliveriesAction(deps: DashboardDependencies): RequestHandler {
+export function listDeliveriesAction(_deps: DashboardDependencies): RequestHandler {
   return async (req, res) => {
     const { status, cursor } = req.query;
     const wantedStatus = typeof status === 'string' && status !== '' ? status : undefined;
@@ -22,8 +23,11 @@ export function listDeliveriesAction(deps: DashboardDependencies): RequestHandle
       throw new DashboardError(400, 'That link is not right', 'Open the delivery log from the API & webhooks page.');
     }
     const accountId = sessionOf(res).user.accountId;
-    const page = await listDeliveries(deps.db, accountId, { status: wantedStatus as DeliveryStatus | undefined, limit: PAGE_SIZE, cursor: after });
-    const items = await withLatestAttempts(deps.db, accountId, page.data);
+    // A log a moment behind (a read replica) is fine; a browser that has just acted reads the primary (stale-reads.ts).
+    const { page, items } = await staleReadsOf(res).read(async (db) => {
+      const page = await listDeliveries(db, accountId, { status: wantedStatus as DeliveryStatus | undefined, limit: PAGE_SIZE, cursor: after });
+      return { page, items: await withLatestAttempts(db, accountId, page.data) };
+    });
     sendPage(res, <DeliveriesPage context={pageContext(res)} items={items} status={wantedStatus as DeliveryStatus | undefined} nextCursor={page.nextCursor} />);
   };
 }
