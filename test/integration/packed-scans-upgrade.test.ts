@@ -5,19 +5,12 @@ import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { executePrepared } from '../../src/db/database.js';
 import { newId } from '../../src/ids.js';
 import { type TestDatabase, useTestDatabase } from '../support/database.js';
+import { insertBareCode } from '../support/factories.js';
 import { PREVIOUS_WRITE_SCAN_BATCH, PREVIOUS_WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS } from '../support/previous-scan-batch.js';
 
 let database: TestDatabase;
 useTestDatabase((created) => (database = created));
 
-async function codeOfNewAccount(): Promise<{ accountId: string; codeId: string }> {
-  const accountId = newId('acc');
-  const codeId = newId('qr');
-  await sql`insert into accounts (id, name, plan) values (${accountId}, 'Acme', 'business')`.execute(database.db);
-  await sql`insert into qr_codes (id, account_id, name, slug, destination_url, created_at, updated_at)
-    values (${codeId}, ${accountId}, 'Poster', ${codeId.slice(-8)}, 'https://example.com/', now(), now())`.execute(database.db);
-  return { accountId, codeId };
-}
 
 /** A batch as the previous version sends it: one entry for scans that differ only in their time. */
 function previousBatch(accountId: string, codeId: string, times: string[]): string {
@@ -30,8 +23,8 @@ function previousBatch(accountId: string, codeId: string, times: string[]): stri
 const TIMES = ['2026-05-01T10:00:00.100Z', '2026-05-01T10:00:00.200Z', '2026-05-01T10:00:01.300Z'];
 
 it('keeps recording the scans an instance of the previous version writes during an upgrade, once each', async () => {
-  const plain = await codeOfNewAccount();
-  const withWebhook = await codeOfNewAccount();
+  const plain = await insertBareCode(database.db);
+  const withWebhook = await insertBareCode(database.db);
   // The endpoint's row is all the statement reads (no request is sent here).
   await sql`insert into webhook_endpoints (account_id, url, secret_encrypted)
     values (${withWebhook.accountId}, 'https://hooks.example/qroute', 'unused')`.execute(database.db);

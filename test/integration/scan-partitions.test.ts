@@ -7,11 +7,11 @@ import { foldScans } from '../../src/analytics/scan-rollup.js';
 import { foldScanCounts } from '../../src/codes/scan-counts.js';
 import { createDatabase } from '../../src/db/database.js';
 import { migrationProvider } from '../../src/db/migrations/index.js';
-import { newId } from '../../src/ids.js';
 import { pruneExpired } from '../../src/maintenance/prune.js';
 import { createComingMonths } from '../../src/maintenance/scan-partitions.js';
 import { prepareScanBatch, type ScanEvent, writeScanBatch } from '../../src/redirect/scan-batch.js';
 import { type TestDatabase, useTestDatabase } from '../support/database.js';
+import { insertBareCode } from '../support/factories.js';
 
 // Scans partitioned by month (src/db/migrations/20261127T0600-monthly-scan-partitions.ts, src/maintenance/scan-partitions.ts).
 
@@ -30,14 +30,6 @@ function partitionOf(at: Date): string {
   return `scan_groups_${at.getUTCFullYear()}_${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
-async function codeOfNewAccount(): Promise<{ accountId: string; codeId: string }> {
-  const accountId = newId('acc');
-  const codeId = newId('qr');
-  await sql`insert into accounts (id, name, plan) values (${accountId}, 'Acme', 'business')`.execute(database.db);
-  await sql`insert into qr_codes (id, account_id, name, slug, destination_url, created_at, updated_at)
-    values (${codeId}, ${accountId}, 'Poster', ${codeId.slice(-8)}, 'https://example.com/', now(), now())`.execute(database.db);
-  return { accountId, codeId };
-}
 
 /** Records scans of `code` at `times` through the scan batch, as the redirect does (scans of one second pack). */
 async function record(code: { accountId: string; codeId: string }, times: Date[], device = 'mobile'): Promise<void> {
@@ -81,8 +73,8 @@ describe('the upgrade to monthly partitions', () => {
     const down = await migrator.migrateTo('20261127T0300-code-routing');
     expect(down.error).toBeUndefined();
 
-    const poster = await codeOfNewAccount();
-    const flyer = await codeOfNewAccount();
+    const poster = await insertBareCode(database.db);
+    const flyer = await insertBareCode(database.db);
     const now = new Date();
     const second = new Date(Math.floor(now.getTime() / 1000) * 1000);
     // A group of three (one second), a group of one now, and one a month, back over a year, on two codes.
@@ -126,7 +118,7 @@ describe('the upgrade to monthly partitions', () => {
 
 describe('monthly partitions', () => {
   it('stores new scans in their month, a scan of a month without a partition in the DEFAULT one, moved when its month is made', async () => {
-    const code = await codeOfNewAccount();
+    const code = await insertBareCode(database.db);
     await createComingMonths(database.db);
     const farAhead = inMonth(5); // a phone's clock set wrong, or the journal of a machine that had one
     await record(code, [new Date(), inMonth(2)]);
@@ -149,7 +141,7 @@ describe('monthly partitions', () => {
 
   it('past SCAN_RETENTION_DAYS drops whole months the rollup has folded, keeps a partly expired month and an unfolded one', async () => {
     await sql`truncate scan_groups`.execute(database.db);
-    const code = await codeOfNewAccount();
+    const code = await insertBareCode(database.db);
     await createComingMonths(database.db, inMonth(-14));
     // The cutoff falls on the 15th of month −11: months −14 to −12 lie wholly before it, −11 partly.
     const scanDays = Math.round((Date.now() - inMonth(-11).getTime()) / DAY);
@@ -197,8 +189,8 @@ describe('monthly partitions', () => {
   it('lets erasing an account delete its scans only, though another month holds scans at the same place', async () => {
     await sql`truncate scan_groups`.execute(database.db);
     await createComingMonths(database.db, inMonth(-1));
-    const erased = await codeOfNewAccount();
-    const kept = await codeOfNewAccount();
+    const erased = await insertBareCode(database.db);
+    const kept = await insertBareCode(database.db);
     // Each the first row of its month's partition: the same ctid, (0,1), in two tables.
     await record(erased, [inMonth(-1)]);
     await record(kept, [new Date()]);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createApiKey } from '../../src/accounts/api-keys.js';
@@ -27,6 +28,19 @@ export { createPerson, type TestPerson } from './dashboard.js';
 /** An account without keys or people, for tests of what an account holds. */
 export async function createBareAccount(db: Db, options: { name?: string; plan?: PlanName; codeLimit?: number | null } = {}) {
   return createAccount(db, { name: options.name ?? 'Test account', plan: options.plan ?? 'business', codeLimit: options.codeLimit });
+}
+
+/**
+ * An account with one URL code, inserted as plain rows: for tests that migrate a database to an earlier version
+ * first (the services write today's schema), so only columns every version has are set.
+ */
+export async function insertBareCode(db: Db): Promise<{ accountId: string; codeId: string }> {
+  const accountId = newId('acc');
+  const codeId = newId('qr');
+  await sql`insert into accounts (id, name, plan) values (${accountId}, 'Acme', 'business')`.execute(db);
+  await sql`insert into qr_codes (id, account_id, name, slug, destination_url, created_at, updated_at)
+    values (${codeId}, ${accountId}, 'Poster', ${codeId.slice(-8)}, 'https://example.com/', now(), now())`.execute(db);
+  return { accountId, codeId };
 }
 
 /** Another API key of `accountId`, with an SDK client for it against `app`. */
