@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { pinoHttp } from 'pino-http';
 import type { LevelWithSilent, Logger } from 'pino';
 import type { Config } from './config.js';
+import { answerWithin } from './db/answer-within.js';
 import { primaryReads, type StaleReads } from './db/read-replicas.js';
 import type { Database } from './db/schema/index.js';
 import { errorHandler, notFoundHandler } from './api/error-handler.js';
@@ -79,7 +80,7 @@ export function createApp({ config, db, reads: givenReads, logger, box, images: 
   app.get('/readyz', async (_req, res) => {
     try {
       // A load balancer must learn about a hung database too, not wait on it.
-      await withTimeout(sql`select 1`.execute(db), READINESS_TIMEOUT_MS);
+      await answerWithin(sql`select 1`.execute(db), READINESS_TIMEOUT_MS);
       res.json({ status: 'ok' });
     } catch {
       res.status(503).json({ status: 'unavailable', reason: 'database unreachable' });
@@ -113,12 +114,4 @@ export function createRequestListener(api: Express, redirect: Redirect['handler'
     if (isShortLinkPath(req.url)) void redirect(req, res, headers);
     else api(req, res);
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
+import { answerWithin } from './answer-within.js';
 import type { Database } from './schema/index.js';
 import { isDatabaseUnavailable } from './unavailable.js';
 
@@ -192,7 +193,7 @@ export class ReadReplicas implements StaleReads {
   private async probe(): Promise<void> {
     // The primary first: a replica probed after a sample and found past it holds everything up to the sample.
     try {
-      const { rows } = await withTimeout(sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(this.primary), this.probeTimeoutMs);
+      const { rows } = await answerWithin(sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(this.primary), this.probeTimeoutMs);
       this.samples.push({ at: this.now(), lsn: parseLsn(rows[0]!.lsn) });
     } catch (error) {
       // Without new samples the replicas' lag grows with the clock and reads go back to the primary after
@@ -209,7 +210,7 @@ export class ReadReplicas implements StaleReads {
     let standby: boolean;
     let replayed: bigint | undefined;
     try {
-      const { rows } = await withTimeout(
+      const { rows } = await answerWithin(
         sql<{ standby: boolean; lsn: string | null }>`select pg_is_in_recovery() as standby, pg_last_wal_replay_lsn()::text as lsn`.execute(replica.db),
         this.probeTimeoutMs,
       );
@@ -282,12 +283,4 @@ export function replicaName(url: string): string {
   } catch {
     return 'replica';
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
