@@ -52,10 +52,6 @@ interface Replica {
   name: string;
   db: Database;
   up: boolean;
-  /** LSN replayed at the last probe (undefined: never probed successfully). */
-  replayed: bigint | undefined;
-  /** When the replica last answered a probe. */
-  probedAt: number | undefined;
   /** The replica holds everything the primary had written at this time (a primary sample it has replayed). */
   containsUpTo: number | undefined;
   /** A read failed on it: not used again until a probe finds it answering. */
@@ -100,7 +96,7 @@ export class ReadReplicas implements StaleReads {
     private readonly options: ReadReplicaOptions,
   ) {
     this.replicas = replicas.map(({ name, db }) => ({
-      name, db, up: false, replayed: undefined, probedAt: undefined, containsUpTo: undefined, failed: false, warnedNotStandby: false,
+      name, db, up: false, containsUpTo: undefined, failed: false, warnedNotStandby: false,
     }));
     this.now = options.now ?? Date.now;
     this.probeIntervalMs = options.probeIntervalMs ?? 1_000;
@@ -230,8 +226,6 @@ export class ReadReplicas implements StaleReads {
     if (!replica.up) this.logger.info({ replica: replica.name }, 'read replica answering');
     replica.up = true;
     replica.failed = false;
-    replica.replayed = replayed;
-    replica.probedAt = this.now();
     // The newest primary sample the replica has replayed.
     for (let index = this.samples.length - 1; index >= 0; index--) {
       const sample = this.samples[index]!;

@@ -270,7 +270,6 @@ const CODE_INCREMENTS = `counted as (
  * 20261124T0000-scan-count-increments).
  */
 export const WRITE_SCAN_BATCH = {
-  name: 'qroute_write_scan_batch_v8',
   text: `
     with batch as (
       insert into scan_batches (id) values ($1) on conflict do nothing returning id
@@ -315,7 +314,6 @@ export const WRITE_SCAN_BATCH = {
  * moment ago is never missed.
  */
 export const WRITE_SCAN_BATCH_WITHOUT_WEBHOOKS = {
-  name: 'qroute_write_scan_batch_without_webhooks_v5',
   text: `
     with endpoints as materialized (
       select e.account_id from webhook_endpoints e
