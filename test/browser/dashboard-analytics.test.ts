@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createQrCode, type QrCode } from '../../src/codes/index.js';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot, screenshotOf, watchedContext } from '../support/browser.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, navigatedTo, screenshot, screenshotOf, watchedContext } from '../support/browser.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
@@ -110,7 +110,7 @@ describe('analytics in a browser', () => {
     await screenshot(page, 'dashboard-analytics-account');
 
     await page.getByRole('navigation', { name: 'Range' }).getByRole('link', { name: '24 h' }).click();
-    await expect.poll(() => new URL(page.url()).search).toBe('?range=24h');
+    await navigatedTo(page, (url) => url.search === '?range=24h');
     expect(await page.getByRole('link', { name: '24 h' }).getAttribute('aria-current')).toBe('true');
     await page.getByText('Show as a table').click();
     const hours = page.getByRole('table', { name: /Human scans per hour, the last 24 hours/ });
@@ -143,7 +143,7 @@ describe('analytics in a browser', () => {
     await page.getByLabel('Email').fill(owner.email);
     await page.getByLabel('Password').fill(owner.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/codes');
+    await navigatedTo(page, (url) => url.pathname === '/codes');
 
     await page.goto(`${app.origin}/codes/${code.id}/analytics?range=7d`);
     expect(await totals(page, 'main')).toEqual(['4', '3', String(await uniqueScansOf(code.id)), '1']);
@@ -156,7 +156,7 @@ describe('analytics in a browser', () => {
     expect(await page.getByRole('heading', { name: 'Recent scans' }).isVisible()).toBe(true);
     // Without script the range links are plain links to this page.
     await page.getByRole('link', { name: '90 d' }).click();
-    await expect.poll(() => new URL(page.url()).search).toBe('?range=90d');
+    await navigatedTo(page, (url) => url.search === '?range=90d');
     expect(await page.getByRole('link', { name: '90 d' }).getAttribute('aria-current')).toBe('true');
     await screenshot(page, 'dashboard-analytics-code-no-js');
     await context.close();
@@ -201,7 +201,7 @@ describe('analytics in a browser', () => {
 
     // Germany on the map (the picture's link; a keyboard uses the table's).
     await page.locator('.world-map a[href*="country=DE"]').first().click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('country')).toBe('DE');
+    await navigatedTo(page, (url) => url.searchParams.get('country') === 'DE');
     expect(new URL(page.url()).searchParams.get('range')).toBe('7d');
     const filters = page.getByRole('list', { name: 'Filters' });
     expect(await filters.getByRole('link').allTextContents()).toEqual(['Country: Germany ×']);
@@ -220,10 +220,10 @@ describe('analytics in a browser', () => {
 
     // Then mobile phones too: both filters in the address, then Germany removed by its chip.
     await page.getByRole('table', { name: 'Device' }).getByRole('link', { name: 'Mobile' }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('device')).toBe('mobile');
+    await navigatedTo(page, (url) => url.searchParams.get('device') === 'mobile');
     expect(await filters.getByRole('link').allTextContents()).toEqual(['Country: Germany ×', 'Device: Mobile ×', 'Remove all filters']);
     await filters.getByRole('link', { name: 'Remove filter Country: Germany' }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.has('country')).toBe(false);
+    await navigatedTo(page, (url) => !url.searchParams.has('country'));
     expect(new URL(page.url()).searchParams.get('device')).toBe('mobile');
     expect(await totals(page, 'main')).toEqual(['6', '5']);
     expect(await recentCodes(page)).toEqual(['Door sign', 'Menu card', 'Menu card', 'Menu card', 'Menu card', 'Menu card']);

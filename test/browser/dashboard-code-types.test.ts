@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, checkPage, screenshot, watchedContext, type WatchedContext } from '../support/browser.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, checkPage, navigatedTo, screenshot, watchedContext, type WatchedContext } from '../support/browser.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
@@ -95,7 +95,7 @@ async function pickType(page: Page, label: string): Promise<void> {
 }
 
 async function codeIdOf(page: Page): Promise<string> {
-  await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/codes\/qr_[0-9A-Z]+$/);
+  await navigatedTo(page, (url) => /^\/codes\/qr_[0-9A-Z]+$/.test(url.pathname));
   return new URL(page.url()).pathname.split('/').pop()!;
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/accounts/api-keys.js';
 import { createClient } from '../../sdk/src/index.js';
 import { createQrCode } from '../../src/codes/index.js';
-import { accessibilityViolations, BROWSER_TEST_TIMEOUT, screenshot, watchedContext } from '../support/browser.js';
+import { accessibilityViolations, BROWSER_TEST_TIMEOUT, navigatedTo, screenshot, watchedContext } from '../support/browser.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
@@ -227,7 +227,7 @@ describe('signing in to the dashboard in a browser', () => {
     const page = await watched.newPage();
     await page.goto(`${app.origin}/codes`);
     // Not signed in: the sign-in page, which brings the person back to where they were going.
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
+    await navigatedTo(page, (url) => url.pathname === '/login');
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'dashboard-sign-in');
@@ -242,9 +242,9 @@ describe('signing in to the dashboard in a browser', () => {
     expect(await page.getByRole('navigation', { name: 'Main' }).textContent()).toContain('Acme Bakery');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
+    await navigatedTo(page, (url) => url.pathname === '/login');
     await page.goto(`${app.origin}/codes`);
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
+    await navigatedTo(page, (url) => url.pathname === '/login');
 
     expect(watched.requests.filter((url) => !url.startsWith(app.origin))).toEqual([]);
     expect(await watched.cspViolations(page)).toEqual([]);

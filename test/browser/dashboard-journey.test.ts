@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/account-service.js';
 import { createInvitation } from '../../src/people/invitations.js';
 import { createClient } from '../../sdk/src/index.js';
-import { BROWSER_TEST_TIMEOUT, checkPage as checkPageOf, watchedContext } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT, checkPage as checkPageOf, navigatedTo, watchedContext } from '../support/browser.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
@@ -121,7 +121,7 @@ describe('the dashboard from invitation to deleted code', () => {
     await page.getByRole('link', { name: 'Delete this code…' }).click();
     await expect.poll(() => heading(page)).toContain('Window poster');
     await page.getByRole('button', { name: 'Delete code' }).click();
-    await expect.poll(() => path(page)).toBe('/codes');
+    await navigatedTo(page, (url) => url.pathname === '/codes');
     expect(await page.getByRole('row', { name: /Window poster/ }).count()).toBe(0);
     expect((await fetch(shortUrl, { redirect: 'manual' })).status).toBe(404);
     await checkPage('codes');

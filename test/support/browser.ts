@@ -94,6 +94,16 @@ export async function screenshotOf(element: Locator, name: string): Promise<void
 }
 
 /**
+ * Waits until the page is at an address that `matches`, with its document parsed. page.url() changes when a
+ * navigation commits, before the new document has any content: reading the page on that signal alone found it
+ * empty (a filter link on the analytics page, once in CI). An address changed in place (htmx's history push) counts
+ * once it is there.
+ */
+export async function navigatedTo(page: Page, matches: (url: URL) => boolean): Promise<void> {
+  await page.waitForURL(matches, { waitUntil: 'domcontentloaded' });
+}
+
+/**
  * The check made on each page a browser test reaches: no serious or critical axe violation (and, given the context
  * that opened the page, no CSP violation), then a screenshot named `name` for people to look at (when asked for).
  */
