@@ -28,6 +28,7 @@ import * as rollupFoldSpeed from './20261127T0240-rollup-fold-speed.js';
 import * as scanHourlyHourIncludeCode from './20261127T0250-scan-hourly-hour-include-code.js';
 import * as codeRouting from './20261127T0300-code-routing.js';
 import * as monthlyScanPartitions from './20261127T0600-monthly-scan-partitions.js';
+import * as fasterDeliveryIds from './20261127T0900-faster-delivery-ids.js';
 
 /** Every migration, listed explicitly in order, so a build never depends on reading a directory at run time. */
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '20261127T0250-scan-hourly-hour-include-code': scanHourlyHourIncludeCode,
   '20261127T0300-code-routing': codeRouting,
   '20261127T0600-monthly-scan-partitions': monthlyScanPartitions,
+  '20261127T0900-faster-delivery-ids': fasterDeliveryIds,
 };
 
 export const migrationProvider: MigrationProvider = {
