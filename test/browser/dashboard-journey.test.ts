@@ -77,6 +77,7 @@ describe('the dashboard from invitation to deleted code', () => {
 
     // A code, made in the dashboard and scanned by a phone.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Codes' }).click();
+    await navigatedTo(page, (url) => url.pathname === '/codes');
     expect(await page.getByRole('row', { name: /Made by the API/ }).count()).toBe(1);
     await page.getByRole('link', { name: 'New code' }).click();
     await page.getByLabel('Name').fill('Window poster');
