@@ -27,15 +27,8 @@ const OLDEST_MONTHS_BACK = 120;
 /** Months after the current one created now (the pruning job keeps as many ahead). */
 const MONTHS_AHEAD = 3;
 
-export async function up(db: Kysely<unknown>): Promise<void> {
-  // Taken first, so an instance of the previous version inserting scans waits for this migration's commit.
-  await sql`lock table scan_groups in share mode`.execute(db);
-  // A sequence of its own rather than an identity column: PostgreSQL before 17 has no identity on partitioned tables.
-  await sql`create sequence scan_groups_partitioned_id_seq as bigint`.execute(db);
-  await sql`
-    create table scan_groups_partitioned (
-      id bigint not null default nextval('scan_groups_partitioned_id_seq'),
-      qr_code_id text not null,
+/** scan_groups' columns after its id, as 20261127T0300-code-routing left them; the same both ways. */
+const COLUMN_DEFINITIONS = sql.raw(`qr_code_id text not null,
       device text not null,
       os text not null,
       browser text not null,
@@ -49,7 +42,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       language text,
       is_unique boolean,
       rule_id text,
-      variant smallint
+      variant smallint`);
+const COLUMN_NAMES = sql.raw(
+  'qr_code_id, device, os, browser, destination_url, referrer_host, first_at, times, country, region, city, language, is_unique, rule_id, variant',
+);
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  // Taken first, so an instance of the previous version inserting scans waits for this migration's commit.
+  await sql`lock table scan_groups in share mode`.execute(db);
+  // A sequence of its own rather than an identity column: PostgreSQL before 17 has no identity on partitioned tables.
+  await sql`create sequence scan_groups_partitioned_id_seq as bigint`.execute(db);
+  await sql`
+    create table scan_groups_partitioned (
+      id bigint not null default nextval('scan_groups_partitioned_id_seq'),
+      ${COLUMN_DEFINITIONS}
     ) partition by range (first_at)`.execute(db);
   await sql`alter sequence scan_groups_partitioned_id_seq owned by scan_groups_partitioned.id`.execute(db);
 
@@ -70,17 +76,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
   await sql`create table scan_groups_default partition of scan_groups_partitioned default`.execute(db);
 
-  await sql`
-    insert into scan_groups_partitioned
-      (id, qr_code_id, device, os, browser, destination_url, referrer_host, first_at, times, country, region, city, language, is_unique, rule_id, variant)
-    select id, qr_code_id, device, os, browser, destination_url, referrer_host, first_at, times, country, region, city, language, is_unique, rule_id, variant
-    from scan_groups`.execute(db);
+  await sql`insert into scan_groups_partitioned (id, ${COLUMN_NAMES}) select id, ${COLUMN_NAMES} from scan_groups`.execute(db);
   // Built after the copy (faster than row by row), partition by partition; renamed once the old ones are gone.
   await sql`alter table scan_groups_partitioned add constraint scan_groups_partitioned_pkey primary key (id, first_at)`.execute(db);
   await sql`create index scan_groups_partitioned_code_newest on scan_groups_partitioned (qr_code_id, first_at desc, id desc)`.execute(db);
-  await sql`
-    select setval(pg_get_serial_sequence('scan_groups_partitioned', 'id'),
-                  greatest((select max(id) from scan_groups_partitioned), (select case when is_called then last_value else last_value - 1 end from scan_groups_id_seq), 0) + 1, false)`.execute(db);
+  await continueIdsAfterCopy(db);
 
   await sql`drop view scans`.execute(db);
   await sql`drop table scan_groups`.execute(db);
@@ -95,37 +95,25 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table scan_groups_partitioned (
       id bigint generated always as identity primary key,
-      qr_code_id text not null,
-      device text not null,
-      os text not null,
-      browser text not null,
-      destination_url text,
-      referrer_host text,
-      first_at timestamptz not null,
-      times timestamptz[] constraint scan_groups_times_check check (cardinality(times) > 1),
-      country text,
-      region text,
-      city text,
-      language text,
-      is_unique boolean,
-      rule_id text,
-      variant smallint
+      ${COLUMN_DEFINITIONS}
     )`.execute(db);
   await sql`
-    insert into scan_groups_partitioned
-      (id, qr_code_id, device, os, browser, destination_url, referrer_host, first_at, times, country, region, city, language, is_unique, rule_id, variant)
-    overriding system value
-    select id, qr_code_id, device, os, browser, destination_url, referrer_host, first_at, times, country, region, city, language, is_unique, rule_id, variant
-    from scan_groups order by id`.execute(db);
+    insert into scan_groups_partitioned (id, ${COLUMN_NAMES}) overriding system value
+    select id, ${COLUMN_NAMES} from scan_groups order by id`.execute(db);
   await sql`create index scan_groups_partitioned_code_newest on scan_groups_partitioned (qr_code_id, first_at desc, id desc)`.execute(db);
-  await sql`
-    select setval(pg_get_serial_sequence('scan_groups_partitioned', 'id'),
-                  greatest((select max(id) from scan_groups_partitioned), (select case when is_called then last_value else last_value - 1 end from scan_groups_id_seq), 0) + 1, false)`.execute(db);
+  await continueIdsAfterCopy(db);
   await sql`drop view scans`.execute(db);
   // Drops every partition with it.
   await sql`drop table scan_groups`.execute(db);
   await renameTo(db, 'scan_groups_partitioned', 'scan_groups');
   await createScansView(db);
+}
+
+/** The new table's id sequence goes on after the copied ids and after every id the old sequence handed out. */
+async function continueIdsAfterCopy(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    select setval(pg_get_serial_sequence('scan_groups_partitioned', 'id'),
+                  greatest((select max(id) from scan_groups_partitioned), (select case when is_called then last_value else last_value - 1 end from scan_groups_id_seq), 0) + 1, false)`.execute(db);
 }
 
 /** The new table, its id sequence, primary key and index take the names the old ones had. */
