@@ -29,8 +29,10 @@ function dockerfileStages(text: string): { from: string; instructions: { op: str
 
 /** Where `npm run build` (tsconfig.build.json: outDir and rootDir of tsconfig.json) writes the code of `source`. */
 function builtPath(source: string): string {
-  const build = JSON.parse(read('tsconfig.build.json')) as { extends: string; include: string[] };
-  const base = JSON.parse(read(build.extends)) as { compilerOptions: { outDir: string; rootDir: string } };
+  // Read as tsc reads them: tsconfig files may hold comments.
+  const config = (file: string) => ts.readConfigFile(path.join(ROOT, file), ts.sys.readFile).config as unknown;
+  const build = config('tsconfig.build.json') as { extends: string; include: string[] };
+  const base = config(build.extends) as { compilerOptions: { outDir: string; rootDir: string } };
   expect(build.include.some((dir) => source.startsWith(`${dir}/`)), `${source} is compiled by npm run build`).toBe(true);
   return path.posix.join(base.compilerOptions.outDir, path.posix.relative(base.compilerOptions.rootDir, source)).replace(/\.ts$/, '.js');
 }

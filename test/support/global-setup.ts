@@ -31,7 +31,8 @@ declare module 'vitest' {
  * `npm run build` when dist/ is older than src/ (scripts/build-if-stale.mjs, as `npm start` does), so the tests run
  * the admin CLI and the service the way operators do, `node dist/src/…`: about a second per process instead of the
  * two to three that tsx takes to load the same code. A fresh clone pays ~10 s of tsc once (emit only:
- * tsconfig.build.json's noCheck), while PostgreSQL starts. Resolves to '' or, when tsc failed, a message that the process-running tests throw.
+ * tsconfig.build.json's noCheck), while PostgreSQL starts. Resolves to '' or, when tsc failed, a message that the
+ * process-running tests throw.
  */
 function buildIfStale(): Promise<string> {
   return new Promise((resolve) => {
