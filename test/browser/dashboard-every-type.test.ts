@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { CODE_TYPE_NAMES, type CodeTypeName } from '../../src/codes/types/index.js';
 import { checkPage, watchedContext, type WatchedContext } from '../support/browser.js';
-import { decodeWithJsQr } from '../support/design-decode.js';
+import { readQrPng } from '../support/design-decode.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
 import { mp3, mp4, pdf, png } from '../support/sample-files.js';
@@ -389,7 +389,7 @@ describe('every other type, the whole way in one browser', () => {
     const wifi = 'WIFI:T:WPA;S:Café\\; \\"5G\\";P:pass\\:word\\,1;;';
     const png = await page.request.get(`${app.origin}/codes/${codeId}/download?format=png&size=512`);
     expect(png.status()).toBe(200);
-    expect(decodeWithJsQr(await png.body())).toBe(wifi);
+    expect(readQrPng(await png.body())).toBe(wifi);
 
     // Back to the page: the image holds the short URL again.
     await page.getByLabel(/A page with the network name/).check();
@@ -397,7 +397,7 @@ describe('every other type, the whole way in one browser', () => {
     await expect.poll(() => page.locator('.flash').first().textContent()).toBe('Changes saved.');
     expect(await page.locator('.static-wifi').count()).toBe(0);
     const again = await page.request.get(`${app.origin}/codes/${codeId}/download?format=png&size=512`);
-    expect(decodeWithJsQr(await again.body())).toMatch(/^HTTP:\/\/.+\/R\/[0-9A-Z]+$/i);
+    expect(readQrPng(await again.body())).toMatch(/^HTTP:\/\/.+\/R\/[0-9A-Z]+$/i);
   });
 
   afterAll(async () => {

@@ -1,18 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
-import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { processBatch } from '../../src/imports/run-import.js';
 import { BROWSER_TEST_TIMEOUT, checkPage, watchedContext } from '../support/browser.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
+import { readQrPng } from '../support/design-decode.js';
 import type { TestApp } from '../support/test-app.js';
-
-// jsqr is CommonJS with a default export the project's module settings do not see through.
-const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
 
 let database: TestDatabase;
 let app: TestApp;
@@ -112,9 +108,7 @@ describe('bulk import in a browser', () => {
     const [pngZip] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'ZIP of the QR codes (PNG, 1024 px)' }).click()]);
     const pngs = unzipSync(await readFile((await pngZip.path())!));
     expect(Object.keys(pngs)).toHaveLength(58);
-    const image = PNG.sync.read(Buffer.from(pngs['00002-Poster 0.png']!));
-    const decoded = jsQR(new Uint8ClampedArray(image.data), image.width, image.height);
-    expect(decoded?.data.toLowerCase()).toBe(shortUrl.toLowerCase());
+    expect(readQrPng(Buffer.from(pngs['00002-Poster 0.png']!))?.toLowerCase()).toBe(shortUrl.toLowerCase());
 
     // The list of past imports links back to it, with the time in the viewer's zone, named (here one the address asks for).
     await page.goto(`${app.origin}/imports?tz=Europe/Berlin`);

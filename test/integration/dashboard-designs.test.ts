@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -21,8 +20,7 @@ import { createPerson, dashboardHttp, type DashboardHttp, type TestPerson, useDa
 import { createTestAccount, type TestAccount, type TestApp } from '../support/test-app.js';
 import { png } from '../support/sample-files.js';
 import { createSignedInPerson, createTestCode } from '../support/factories.js';
-
-const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
+import { readQrPng } from '../support/design-decode.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -104,11 +102,6 @@ function pageContents(pdf: Buffer): string {
     }
   }
   return streams.join('\n');
-}
-
-function decodePng(bytes: Buffer): string | undefined {
-  const png = PNG.sync.read(bytes);
-  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
 }
 
 async function apiImage(account: TestAccount, codeId: string, query: string) {
@@ -268,7 +261,7 @@ describe('images of a designed code', () => {
     expect(pngFromDashboard.bytes.equals(pngFromApi.bytes)).toBe(true);
     expect(pngFromApi.res.headers.get('etag')).not.toBe(before.res.headers.get('etag'));
     expect(PNG.sync.read(pngFromApi.bytes).width).toBe(1024);
-    expect(decodePng(pngFromApi.bytes)).toBe(qrContentFor(code.shortUrl, app.origin));
+    expect(readQrPng(pngFromApi.bytes)).toBe(qrContentFor(code.shortUrl, app.origin));
 
     const pdfFromApi = await apiImage(account, code.id, '?format=pdf&size=2048');
     expect(pdfFromApi.res.headers.get('content-type')).toBe('application/pdf');
@@ -283,7 +276,7 @@ describe('images of a designed code', () => {
     });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(oldEtag);
-    expect(decodePng(Buffer.from(await changed.arrayBuffer()))).toBe(qrContentFor(code.shortUrl, app.origin));
+    expect(readQrPng(Buffer.from(await changed.arrayBuffer()))).toBe(qrContentFor(code.shortUrl, app.origin));
   });
 
   it("of an API-created code stay byte for byte the plain renderer's, with the same ETag", async () => {
@@ -379,7 +372,7 @@ describe('logos', () => {
 
     // The preview and the image carry it; the code still decodes.
     const image = await dashboardImage(ownerHttp, `/codes/${code.id}/download?format=png&size=1024`);
-    expect(decodePng(image.bytes)).toBe(qrContentFor(`${app.origin}/r/${code.slug}`, app.origin));
+    expect(readQrPng(image.bytes)).toBe(qrContentFor(`${app.origin}/r/${code.slug}`, app.origin));
   });
 });
 

@@ -1,12 +1,9 @@
-import { createRequire } from 'node:module';
 import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '../support/database.js';
 import { createTestAccount, rawRequest, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 import { createTestCode, createTestTypedCode } from '../support/factories.js';
-
-// jsqr is CommonJS with an ESM-style default in its typings; require gives the function under either view.
-const jsQR = createRequire(import.meta.url)('jsqr') as typeof import('jsqr').default;
+import { readQrPng } from '../support/design-decode.js';
 
 let database: TestDatabase;
 let app: TestApp;
@@ -25,11 +22,6 @@ async function image(query: string, headers: Record<string, string> = {}) {
     headers: { Authorization: `Bearer ${owner.apiKey}`, ...headers },
   });
   return { res, bytes: Buffer.from(await res.arrayBuffer()) };
-}
-
-function decodePng(bytes: Buffer): string | undefined {
-  const png = PNG.sync.read(bytes);
-  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
 }
 
 /** Reads the module matrix back out of the SVG path (`M x y h n m dx dy h n …`) and decodes it as pixels. */
@@ -52,14 +44,14 @@ function decodeSvg(svg: string): string | undefined {
   }
   const scale = 8;
   const width = modules * scale;
-  const pixels = new Uint8ClampedArray(width * width * 4);
+  const png = new PNG({ width, height: width });
   for (let py = 0; py < width; py++) {
     for (let px = 0; px < width; px++) {
       const value = dark.has(`${Math.floor(px / scale)},${Math.floor(py / scale)}`) ? 0 : 255;
-      pixels.set([value, value, value, 255], (py * width + px) * 4);
+      png.data.set([value, value, value, 255], (py * width + px) * 4);
     }
   }
-  return jsQR(pixels, width, width)?.data;
+  return readQrPng(PNG.sync.write(png));
 }
 
 describe('GET /qrcodes/{id}/image', () => {
@@ -73,7 +65,7 @@ describe('GET /qrcodes/{id}/image', () => {
       const png = PNG.sync.read(bytes);
       // Exactly the size asked for: whole pixels per module, the spare pixels in the quiet zone.
       expect([png.width, png.height]).toEqual([size, size]);
-      expect(decodePng(bytes)).toBe(expectedContent());
+      expect(readQrPng(bytes)).toBe(expectedContent());
     }
   });
 
@@ -90,7 +82,7 @@ describe('GET /qrcodes/{id}/image', () => {
 
   it('decodes to a URL that redirects like the short URL', async () => {
     const { bytes } = await image('?format=png');
-    const decoded = decodePng(bytes)!;
+    const decoded = readQrPng(bytes)!;
     const path = new URL(decoded).pathname; // "/R/<SLUG>"
     const res = await fetch(`${app.origin}${path}`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X)' } });
     expect(res.status).toBe(302);
@@ -168,7 +160,7 @@ describe('a Wi-Fi code set to join directly', () => {
     const png = async (id: string) => {
       const res = await fetch(`${app.apiUrl}/qrcodes/${id}/image?format=png&size=512`, { headers: { Authorization: `Bearer ${owner.apiKey}` } });
       expect(res.status).toBe(200);
-      return decodePng(Buffer.from(await res.arrayBuffer()));
+      return readQrPng(Buffer.from(await res.arrayBuffer()));
     };
     expect(await png(direct.id)).toBe('WIFI:T:WPA;S:Harbour\\; Guest;P:sea\\:breeze\\,42;;');
     expect(await png(dynamic.id)).toBe(`HTTPS://QR.EXAMPLE.COM/R/${dynamic.slug}`);
