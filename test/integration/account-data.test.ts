@@ -33,7 +33,7 @@ import {
 } from '../support/factories.js';
 import { builtEntry } from '../support/processes.js';
 import { scan } from '../support/scan.js';
-import { rawRequest, type StartedTestApp, type TestApp } from '../support/test-app.js';
+import { CHANGE_NOTICE_TIMEOUT_MS, rawRequest, type StartedTestApp, type TestApp } from '../support/test-app.js';
 
 let db: Database;
 let app: TestApp;
@@ -384,7 +384,7 @@ describe("the owner's data rights", () => {
     expect(stable(await rowsOfAccount(bystanderIds))).toEqual(stable(bystanderBefore));
 
     // Short URLs answer 404 at once on every instance (their caches were told), keys 401, and the other account still works.
-    for (const instance of [app, other]) for (const slug of shop.slugs) await expect.poll(() => scan(instance, slug), { timeout: 3_000 }).toBe(404);
+    for (const instance of [app, other]) for (const slug of shop.slugs) await expect.poll(() => scan(instance, slug), { timeout: CHANGE_NOTICE_TIMEOUT_MS }).toBe(404);
     expect((await rawRequest(app, '/qrcodes', { apiKey: shop.key.apiKey })).status).toBe(401);
     expect((await rawRequest(app, '/qrcodes', { apiKey: bystander.key.apiKey })).status).toBe(200);
     expect(await scan(app, bystander.slugs[0]!)).toBe(302);

@@ -6,7 +6,7 @@ import type { Database } from '../../src/db/schema/index.js';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { createTestCode, createTestTypedCode, setTestRouting } from '../support/factories.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
-import { createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
+import { CHANGE_NOTICE_TIMEOUT_MS, createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 
 /**
  * The redirect of a code with routing and a schedule (issue 28, docs/integrating/short-links.md): where a scan is
@@ -54,7 +54,7 @@ async function storedScans(codeId: string) {
 
 /** Scans from two instances until `ready` holds for an answer: the change notice reaches each cache a moment after the commit. */
 async function untilBoth(slug: string, ready: (answer: Awaited<ReturnType<typeof scanFrom>>) => boolean, init: Parameters<typeof scanFrom>[2] = {}) {
-  for (const on of [app, second]) await expect.poll(async () => ready(await scanFrom(on, slug, { ...init, method: 'HEAD' })), { timeout: 3000, interval: 20 }).toBe(true);
+  for (const on of [app, second]) await expect.poll(async () => ready(await scanFrom(on, slug, { ...init, method: 'HEAD' })), { timeout: CHANGE_NOTICE_TIMEOUT_MS, interval: 20 }).toBe(true);
 }
 
 describe('a code with routing rules', () => {
@@ -141,9 +141,9 @@ describe('a code with routing rules', () => {
     const code = await createTestCode(owner, { url: 'https://example.com/plain' });
     expect((await scanFrom(second, code.slug)).location).toBe('https://example.com/plain');
     await setTestRouting(db, code.id, { routing: { rules: [{ when: { devices: ['mobile'] }, destinationUrl: 'https://example.com/phones' }] } });
-    await expect.poll(async () => (await scanFrom(second, code.slug, { method: 'HEAD' })).location, { timeout: 3000, interval: 20 }).toBe('https://example.com/phones');
+    await expect.poll(async () => (await scanFrom(second, code.slug, { method: 'HEAD' })).location, { timeout: CHANGE_NOTICE_TIMEOUT_MS, interval: 20 }).toBe('https://example.com/phones');
     await setTestRouting(db, code.id, { routing: null });
-    await expect.poll(async () => (await scanFrom(second, code.slug, { method: 'HEAD' })).location, { timeout: 3000, interval: 20 }).toBe('https://example.com/plain');
+    await expect.poll(async () => (await scanFrom(second, code.slug, { method: 'HEAD' })).location, { timeout: CHANGE_NOTICE_TIMEOUT_MS, interval: 20 }).toBe('https://example.com/plain');
   });
 });
 

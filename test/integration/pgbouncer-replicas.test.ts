@@ -17,7 +17,7 @@ import { dashboardHttp } from '../support/dashboard.js';
 import { createPerson, createTestCode, createTestTypedCode } from '../support/factories.js';
 import { type ReplicatedCluster, replicatedClusterSkipReason, startReplicatedCluster } from '../support/replicated-cluster.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
-import { createTestAccount, TEST_WEBHOOK_SECRET_KEY, type TestApp } from '../support/test-app.js';
+import { CHANGE_NOTICE_TIMEOUT_MS, createTestAccount, TEST_WEBHOOK_SECRET_KEY, type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver, verifyServiceSignature, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -113,7 +113,7 @@ describe.skipIf(skipReason !== undefined)('qroute on PgBouncer in transaction mo
     const { response } = await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { url: 'https://example.com/after' } });
     expect(response.status).toBe(200);
     // Within the lookup cache's 10 s lifetime: the change travelled by NOTIFY on the direct connections.
-    await expect.poll(() => locationOf(b, code.slug), { timeout: 3_000, interval: 50 }).toBe('https://example.com/after');
+    await expect.poll(() => locationOf(b, code.slug), { timeout: CHANGE_NOTICE_TIMEOUT_MS, interval: 50 }).toBe('https://example.com/after');
 
     await expect.poll(async () => (await owner.client.raw.GET('/qrcodes/{id}', { params: { path: { id: code.id } } })).data?.data.scanCount, { timeout: 10_000 })
       .toBeGreaterThanOrEqual(2);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { TestDatabase } from '../support/database.js';
-import { createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
+import { CHANGE_NOTICE_TIMEOUT_MS, createTestAccount, type TestAccount, type TestApp, useTestApp } from '../support/test-app.js';
 import { IPHONE_SAFARI } from '../support/scan.js';
 import { scanCountsOf } from '../../src/codes/scan-counts.js';
 import { createTestCode } from '../support/factories.js';
@@ -90,7 +90,7 @@ describe('GET /r/<slug>', () => {
     expect((await scan(second, `/r/${code.slug}`)).headers.get('location')).toBe('https://example.com/before');
     await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { url: 'https://example.com/after' } });
     // The NOTIFY is delivered on commit; give it the round trip to the other connection.
-    await expect.poll(async () => (await scan(second, `/r/${code.slug}`)).headers.get('location'), { timeout: 2000, interval: 20 })
+    await expect.poll(async () => (await scan(second, `/r/${code.slug}`)).headers.get('location'), { timeout: CHANGE_NOTICE_TIMEOUT_MS, interval: 20 })
       .toBe('https://example.com/after');
     expect((await scan(app, `/r/${code.slug}`)).headers.get('location')).toBe('https://example.com/after');
     const served = await database.db.selectFrom('scans').select('destination_url').where('qr_code_id', '=', code.id)
@@ -102,7 +102,7 @@ describe('GET /r/<slug>', () => {
     const code = await createCode();
     await scan(second, `/r/${code.slug}`);
     await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { active: false } });
-    const { answered } = await scanUntil(second, `/r/${code.slug}`, 404, 5000);
+    const { answered } = await scanUntil(second, `/r/${code.slug}`, 404, CHANGE_NOTICE_TIMEOUT_MS);
     const paused = await scan(app, `/r/${code.slug}`);
     expect(paused.status).toBe(404);
     expect(paused.headers.get('cache-control')).toBe('no-store');
@@ -111,7 +111,7 @@ describe('GET /r/<slug>', () => {
     expect((await scans(code.id)).total).toBe(1 + answered);
 
     await owner.client.raw.PATCH('/qrcodes/{id}', { params: { path: { id: code.id } }, body: { active: true } });
-    await expect.poll(async () => (await scan(second, `/r/${code.slug}`)).status, { timeout: 2000, interval: 20 }).toBe(302);
+    await expect.poll(async () => (await scan(second, `/r/${code.slug}`)).status, { timeout: CHANGE_NOTICE_TIMEOUT_MS, interval: 20 }).toBe(302);
     expect((await scan(app, `/r/${code.slug}`)).status).toBe(302);
   });
 
@@ -119,8 +119,7 @@ describe('GET /r/<slug>', () => {
     const code = await createCode();
     await scan(second, `/r/${code.slug}`);
     await owner.client.raw.DELETE('/qrcodes/{id}', { params: { path: { id: code.id } } });
-    // Within 5 s, half the cache's 10 s TTL: only the invalidation notice can do it (2 s was too tight on a loaded machine).
-    const { answered } = await scanUntil(second, `/r/${code.slug}`, 404, 5000);
+    const { answered } = await scanUntil(second, `/r/${code.slug}`, 404, CHANGE_NOTICE_TIMEOUT_MS);
     const deleted = await scan(app, `/r/${code.slug}`);
     const page = await deleted.text();
     expect(page).toContain('not found');

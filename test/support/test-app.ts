@@ -44,6 +44,13 @@ export interface TestAppTuning {
 export const TEST_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7);
 
 /**
+ * How long a test waits for another instance's lookup cache to learn of a change (a NOTIFY on commit, read by that
+ * instance's LISTEN connection): half the cache's 10 s lifetime, so only the notice can make it in time. 2-3 s was
+ * too tight with the suite sharing 2 cores.
+ */
+export const CHANGE_NOTICE_TIMEOUT_MS = 5_000;
+
+/**
  * The real service on a loopback port, built by the composition root production uses (src/service.ts: the API,
  * dashboard, short links with their journal, the webhook worker and the background jobs), on the test's own
  * database, with responses validated against the contract: a handler that drifts from openapi/v1.yaml answers 500
