@@ -21,7 +21,10 @@ const ACCOUNT_STORAGE = 1024 * KB;
 let database: TestDatabase;
 let app: TestApp;
 
-useDashboardApp((started) => ({ database, app } = started), { files: { maxFileBytes: MAX_FILE, accountStorageBytes: ACCOUNT_STORAGE } });
+// Without the jobs that run transactions of their own (imports, rollup, pruning): a test counts the open ones.
+useDashboardApp((started) => ({ database, app } = started), { files: { maxFileBytes: MAX_FILE, accountStorageBytes: ACCOUNT_STORAGE } }, {
+  withoutJobs: ['imports', 'rollup', 'pruning'],
+});
 
 async function signedIn(options: { plan?: 'free' | 'business' } = {}): Promise<{ person: TestPerson; http: DashboardHttp }> {
   const person = await createPerson(database.db, options);

@@ -215,7 +215,8 @@ describe('the pruning lock', () => {
       await sql`select pg_advisory_lock(hashtextextended('qroute:prune', 0))`.execute(lockDb);
       expect(await pruneExpired(database.db, { webhookDeliveryDays: 30, scanDays: undefined })).toBeUndefined();
       await sql`select pg_advisory_unlock(hashtextextended('qroute:prune', 0))`.execute(lockDb);
-      const { rows } = await sql<{ pid: number }>`select pid from pg_locks where locktype = 'advisory'`.execute(database.db);
+      // This database's only: pg_locks shows the whole cluster, where other files' apps take advisory locks.
+      const { rows } = await sql<{ pid: number }>`select pid from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())`.execute(database.db);
       expect(rows).toEqual([]);
       expect(lockSession!.pid).not.toBe(workSession!.pid);
     } finally {

@@ -208,7 +208,7 @@ describe('a batch that is slow to commit', () => {
     try {
       const slow = recorder.record(scanOf(stuck, { referrerHost: 'slow.example' })).then(() => (slowCommitted = true));
       // Its batch is in the database, waiting for the lock.
-      await expect.poll(async () => (await sql<{ n: number }>`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`.execute(database.db)).rows[0]!.n).toBe(1);
+      await expect.poll(async () => (await sql<{ n: number }>`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`.execute(database.db)).rows[0]!.n).toBe(1);
       await recorder.record(scanOf(other, { referrerHost: 'meanwhile.example' }));
       expect((await scanRows(other.id)).map((r) => r.referrer_host)).toEqual(['meanwhile.example']);
       expect(slowCommitted).toBe(false);

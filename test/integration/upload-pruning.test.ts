@@ -140,11 +140,11 @@ async function namedByACode(accountId: string, fileId: string): Promise<boolean>
   return row !== undefined;
 }
 
-/** Whether backend `pid` (or, without one, a backend running a statement containing `text`) waits for a lock. */
+/** Whether backend `pid` (or, without one, a backend of this database running a statement containing `text`) waits for a lock. */
 async function waitsForLock(match: { pid?: number; text?: string }): Promise<boolean> {
   const { rows } = await sql<{ waiting: number }>`
     select count(*)::int as waiting from pg_stat_activity
-    where wait_event_type = 'Lock' and (pid = ${match.pid ?? -1} or (${match.text ?? null}::text is not null and query like '%' || ${match.text ?? null}::text || '%'))`.execute(database.db);
+    where datname = current_database() and wait_event_type = 'Lock' and (pid = ${match.pid ?? -1} or (${match.text ?? null}::text is not null and query like '%' || ${match.text ?? null}::text || '%'))`.execute(database.db);
   return rows[0]!.waiting > 0;
 }
 
