@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { CODE_TYPE_NAMES, type CodeTypeName } from '../../src/codes/types/index.js';
-import { checkPage, watchedContext, type WatchedContext } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT, checkPage, watchedContext, type WatchedContext } from '../support/browser.js';
 import { readQrPng } from '../support/design-decode.js';
 import { useBrowserSuite } from '../support/browser-suite.js';
 import { createPerson, signIn, type TestPerson } from '../support/dashboard.js';
@@ -369,7 +369,7 @@ describe('every other type, the whole way in one browser', () => {
 
       expect(await watched.cspViolations(page), 'CSP violations in the dashboard').toEqual([]);
     },
-    30_000,
+    BROWSER_TEST_TIMEOUT,
   );
 
   it('WIFI "join directly": the downloaded image holds the network itself, and the code page says it is static and its scans uncounted', async () => {
@@ -398,7 +398,7 @@ describe('every other type, the whole way in one browser', () => {
     expect(await page.locator('.static-wifi').count()).toBe(0);
     const again = await page.request.get(`${app.origin}/codes/${codeId}/download?format=png&size=512`);
     expect(readQrPng(await again.body())).toMatch(/^HTTP:\/\/.+\/R\/[0-9A-Z]+$/i);
-  });
+  }, BROWSER_TEST_TIMEOUT);
 
   afterAll(async () => {
     await watched?.context.close();

@@ -118,9 +118,11 @@ describe('the dashboard from invitation to deleted code', () => {
     // Pause: the phone gets the paused page. Delete: gone from the list, the short URL too.
     await page.goto(codePage);
     await page.getByRole('button', { name: 'Pause' }).click();
+    // The code page again, said paused: a click before it arrives could be lost to that navigation.
+    await navigatedTo(page, (url) => url.searchParams.get('done') === 'paused');
     await expect.poll(async () => (await fetch(shortUrl, { redirect: 'manual' })).status).toBe(404);
     await page.getByRole('link', { name: 'Delete this code…' }).click();
-    await expect.poll(() => heading(page)).toContain('Window poster');
+    await expect.poll(() => heading(page)).toBe('Delete “Window poster”?');
     await page.getByRole('button', { name: 'Delete code' }).click();
     await navigatedTo(page, (url) => url.pathname === '/codes');
     expect(await page.getByRole('row', { name: /Window poster/ }).count()).toBe(0);

@@ -176,7 +176,7 @@ describe('landing pages on a phone', () => {
     // The clipboard answers a focused page only.
     await page.bringToFront();
     await copy.click();
-    await expect.poll(() => copy.textContent(), { timeout: 2_000 }).toBe('Copied');
+    await expect.poll(() => copy.textContent()).toBe('Copied');
     expect(await page.evaluate(() => (navigator as unknown as { clipboard: { readText(): Promise<string> } }).clipboard.readText())).toBe('HARBOUR-2FOR1');
 
     await open('pdf');
