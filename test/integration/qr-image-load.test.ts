@@ -72,8 +72,9 @@ describe('a client looping on 4096-pixel PNGs', () => {
       }
       delay.disable();
       expect(redirects.every((status) => status === 302)).toBe(true);
-      // Generous for a shared, noisy machine: one main-thread 4096 render blocked it for well over a second.
-      expect(delay.max / 1e6).toBeLessThan(250);
+      // One main-thread 4096 render blocked it for well over a second. The bound leaves room for what a process
+      // starved of CPU on the shared 2 cores waits without any render (its worst single delay is what is measured).
+      expect(delay.max / 1e6).toBeLessThan(750);
     } finally {
       flooding = false;
       await Promise.all(flooders);

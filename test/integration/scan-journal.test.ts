@@ -342,7 +342,7 @@ describe('the scan journal file', () => {
 
     const stopping = performance.now();
     expect(await recorder.stop(300)).toBe(0);
-    expect(performance.now() - stopping).toBeLessThan(2_000);
+    expect(performance.now() - stopping).toBeLessThan(5_000); // far short of the write's 20 s hang
     await cluster.thaw();
     await expect.poll(() => fs.access(path.join(dir, `${journal.token}.owner`)).then(() => true, () => false)).toBe(false);
     const next = new ScanRecorder(cluster.db, silent);
