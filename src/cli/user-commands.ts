@@ -2,7 +2,6 @@ import { getAccount } from '../accounts/account-service.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema/index.js';
 import { createInvitation, listPendingInvitations } from '../people/invitations.js';
-import { createMailer, MailError } from '../people/mailer.js';
 import { isUserRole, listUsers } from '../people/users.js';
 import { required, UsageError } from './args.js';
 
@@ -59,6 +58,8 @@ async function invite(context: UserCommandContext, flags: Map<string, string>): 
     warn(`warning: the link starts with ${context.config.siteUrl}, a guess: SITE_URL is not set here and no server has run on this ` +
       'database yet to record its own. Set SITE_URL to the address people open qroute at if that is not it');
   }
+  // Loaded here, not with the CLI: nodemailer is an eighth of every other command's start-up.
+  const { createMailer, MailError } = await import('../people/mailer.js');
   const mailer = createMailer(context.config);
   if (!mailer) return printed;
   try {
