@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * What each output is built from. The stamp is written only after the build succeeded, with the time the build
- * started: a failed build (tsc may emit some files before it fails) or a source saved during the build leaves it stale.
+ * started: a failed build (tsc may emit files before it fails) or a source saved during the build leaves it stale.
  */
 export const TARGETS = {
   build: {
