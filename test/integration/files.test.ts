@@ -302,7 +302,7 @@ describe('streaming', () => {
     return process.memoryUsage().arrayBuffers / MB;
   }
 
-  /** Passes `source` through, noting the most live Buffer memory above `baseline` every `every` bytes. */
+  /** Passes `source` through, giving `note` the live Buffer memory (MB) each time another `every` bytes have passed. */
   async function* measured(source: AsyncIterable<Uint8Array>, every: number, note: (mb: number) => void) {
     let passed = 0;
     for await (const piece of source) {
