@@ -31,13 +31,17 @@ export const INVITATION_MAIL_RECIPIENT_WINDOW_MS = 24 * 60 * 60 * 1000;
  * each invitation row is one mail (a revoked or replaced one too: its mail went out). Call it inside the
  * transaction that inserts the invitation: it locks the account's row and the recipient's advisory lock first, so
  * parallel requests are decided one after the other and a burst cannot all pass a count taken before any was
- * written.
+ * written. Returns the time it decided at (`now`, or the clock once the locks are held): the invitation's date.
  */
-export async function requireInvitationMailAllowed(trx: Db, input: { accountId: string; email: string; now: Date }): Promise<void> {
+export async function requireInvitationMailAllowed(trx: Db, input: { accountId: string; email: string; now?: Date }): Promise<Date> {
   await trx.selectFrom('accounts').select('id').where('id', '=', input.accountId).forUpdate().execute();
   await sql`select pg_advisory_xact_lock(hashtextextended(${`invitation-mail:${input.email}`}, 0))`.execute(trx);
-  const accountSince = new Date(input.now.getTime() - INVITATION_MAIL_ACCOUNT_WINDOW_MS);
-  const recipientSince = new Date(input.now.getTime() - INVITATION_MAIL_RECIPIENT_WINDOW_MS);
+  // The time of the decision, once the locks are held: every invitation counted was written by a request that held
+  // them before, so none is newer, and a refusal's wait is at most its window. Taken before the locks, a request
+  // that waited for them told its sender "61 minutes" of a 60-minute window.
+  const now = input.now ?? new Date();
+  const accountSince = new Date(now.getTime() - INVITATION_MAIL_ACCOUNT_WINDOW_MS);
+  const recipientSince = new Date(now.getTime() - INVITATION_MAIL_RECIPIENT_WINDOW_MS);
   // For each limit, the mail whose leaving its window brings the count below it: the limit-th newest one inside it.
   const { rows } = await sql<{ account_at: Date | null; pair_at: Date | null; recipient_at: Date | null }>`
     select (select created_at from invitations where account_id = ${input.accountId} and created_at > ${accountSince}
@@ -48,7 +52,7 @@ export async function requireInvitationMailAllowed(trx: Db, input: { accountId: 
            (select created_at from invitations where email = ${input.email} and created_at > ${recipientSince}
             order by created_at desc offset ${INVITATION_MAILS_PER_RECIPIENT - 1} limit 1) as recipient_at`.execute(trx);
   const { account_at: accountAt, pair_at: pairAt, recipient_at: recipientAt } = rows[0]!;
-  if (accountAt === null && pairAt === null && recipientAt === null) return;
+  if (accountAt === null && pairAt === null && recipientAt === null) return now;
   // Several may be reached: a mail may go when the last of them releases.
   const opensAt = Math.max(
     accountAt ? accountAt.getTime() + INVITATION_MAIL_ACCOUNT_WINDOW_MS : 0,
@@ -56,5 +60,5 @@ export async function requireInvitationMailAllowed(trx: Db, input: { accountId: 
     recipientAt ? recipientAt.getTime() + INVITATION_MAIL_RECIPIENT_WINDOW_MS : 0,
   );
   const limit = recipientAt !== null ? 'recipient' : pairAt !== null ? 'accountRecipient' : 'account';
-  throw new InvitationMailLimitError(Math.max(1, Math.ceil((opensAt - input.now.getTime()) / 1000)), limit);
+  throw new InvitationMailLimitError(Math.max(1, Math.ceil((opensAt - now.getTime()) / 1000)), limit);
 }

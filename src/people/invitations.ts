@@ -62,14 +62,16 @@ export async function createInvitation(
   },
 ): Promise<CreatedInvitation> {
   const email = requireEmail(input.email);
-  const now = input.now ?? new Date();
   const token = newLinkToken();
-  const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
   return inTransaction(db, async (trx) => {
     await getAccount(trx, input.accountId);
     const taken = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
     if (taken && !input.allowTakenEmail) throw new EmailTakenError();
-    if (input.limitMails) await requireInvitationMailAllowed(trx, { accountId: input.accountId, email, now });
+    // Limited, the invitation is dated when the limits' locks are held (see requireInvitationMailAllowed).
+    const now = input.limitMails
+      ? await requireInvitationMailAllowed(trx, { accountId: input.accountId, email, now: input.now })
+      : (input.now ?? new Date());
+    const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
     await trx
       .updateTable('invitations')
       .set({ revoked_at: now })

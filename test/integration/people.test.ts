@@ -5,6 +5,7 @@ import {
   EmailTakenError,
   InvalidEmailError,
   InvitationInvalidError,
+  InvitationMailLimitError,
   LastOwnerError,
   ResetLinkInvalidError,
   SignupLinkInvalidError,
@@ -27,6 +28,9 @@ import {
   LOGIN_FAILURES_PER_IP,
   recordLoginFailure,
 } from '../../src/people/login-limit.js';
+import { INVITATION_MAILS_PER_ACCOUNT } from '../../src/people/invitation-limit.js';
+import { hashLinkToken, newLinkToken } from '../../src/people/tokens.js';
+import { newId } from '../../src/ids.js';
 import { createPasswordReset, isPasswordResetValid, PASSWORD_RESET_MAIL_INTERVAL_MS, resetPassword } from '../../src/people/password-resets.js';
 import { createSession, findSession } from '../../src/people/sessions.js';
 import { signUp } from '../../src/people/signup.js';
@@ -208,6 +212,34 @@ describe('people', () => {
     it('know nothing of malformed or unknown tokens', async () => {
       expect(await findPendingInvitation(db, 'x')).toBeUndefined();
       expect(await findPendingInvitation(db, 'A'.repeat(43))).toBeUndefined();
+    });
+
+    it('refused past the hourly limit behind a request that held its lock, say a wait of at most the hour', async () => {
+      const account = (await createAccount(db, { name: 'Burst', plan: 'business' })).id;
+      let refused: Promise<unknown> = Promise.resolve();
+      // Another request holds the limit's lock when this one starts, and writes the hour's last allowed mails after.
+      await db.transaction().execute(async (trx) => {
+        await trx.selectFrom('accounts').select('id').where('id', '=', account).forUpdate().execute();
+        refused = createInvitation(db, { accountId: account, email: freshEmail(), role: 'member', siteUrl: SITE, limitMails: true }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        await expect.poll(async () => (await sql<{ n: number }>`
+          select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock' and query like '%for update%'`.execute(db)).rows[0]!.n).toBe(1);
+        for (let i = 0; i < INVITATION_MAILS_PER_ACCOUNT; i++) {
+          const now = new Date();
+          await trx.insertInto('invitations').values({
+            id: newId('inv'), account_id: account, email: freshEmail(), role: 'member', token_hash: hashLinkToken(newLinkToken()),
+            invited_by_user_id: null, created_at: now, expires_at: new Date(now.getTime() + DAY),
+          }).execute();
+        }
+      });
+      const error = await refused;
+      expect(error).toBeInstanceOf(InvitationMailLimitError);
+      // Dated when it started, it would be told the hour and the time it waited: 3,601 s, "61 minutes".
+      expect((error as InvitationMailLimitError).retryAfterSeconds).toBeLessThanOrEqual(3_600);
+      expect((error as InvitationMailLimitError).retryAfterSeconds).toBeGreaterThan(3_500);
     });
   });
 
