@@ -20,6 +20,7 @@ import { emailKey } from '../../src/people/login-limit.js';
 import { DEFAULT_DESIGN } from '../../src/qr/design/design.js';
 import { setWebhook } from '../../src/webhooks/webhook-settings.js';
 import { loadSecretBox } from '../../src/webhooks/secret-box.js';
+import { waitsForLock } from '../support/database.js';
 import { useDashboardApp } from '../support/dashboard.js';
 import {
   createBareAccount,
@@ -458,12 +459,7 @@ async function held(work: (trx: Database) => Promise<unknown>): Promise<() => Pr
 }
 
 /** Whether a statement of this database starting with `text` is waiting for a lock. */
-async function waitingForLock(text: string): Promise<boolean> {
-  const { rows } = await sql<{ n: number }>`
-    select count(*)::int as n from pg_stat_activity
-    where datname = current_database() and wait_event_type = 'Lock' and query like ${`${text}%`}`.execute(db);
-  return rows[0]!.n > 0;
-}
+const waitingForLock = (text: string) => waitsForLock(db, { queryLike: `${text}%` });
 
 describe('erasing a busy account', () => {
   async function accountWithCode(name: string) {

@@ -45,7 +45,7 @@ import {
   removeUser,
   setUserRole,
 } from '../../src/people/users.js';
-import { type TestDatabase, useTestDatabase } from '../support/database.js';
+import { type TestDatabase, useTestDatabase, waitsForLock } from '../support/database.js';
 
 const SITE = 'https://qr.test';
 const PASSWORD = 'correct horse battery';
@@ -224,9 +224,7 @@ describe('people', () => {
           () => undefined,
           (error: unknown) => error,
         );
-        await expect.poll(async () => (await sql<{ n: number }>`
-          select count(*)::int as n from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock' and query like '%for update%'`.execute(db)).rows[0]!.n).toBe(1);
+        await expect.poll(() => waitsForLock(db, { queryLike: '%for update%' })).toBe(true);
         for (let i = 0; i < INVITATION_MAILS_PER_ACCOUNT; i++) {
           const now = new Date();
           await trx.insertInto('invitations').values({

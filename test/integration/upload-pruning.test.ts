@@ -9,7 +9,7 @@ import { pruneUnreferencedFiles } from '../../src/files/prune-unreferenced.js';
 import { checkImport } from '../../src/imports/check-import.js';
 import { templateCsv } from '../../src/imports/templates.js';
 import { pruneExpired } from '../../src/maintenance/prune.js';
-import type { TestDatabase } from '../support/database.js';
+import { type TestDatabase, waitsForLock } from '../support/database.js';
 import { createPerson, dashboardHttp, useDashboardApp } from '../support/dashboard.js';
 import { pdf, png, storeSampleFile } from '../support/sample-files.js';
 import type { TestApp } from '../support/test-app.js';
@@ -140,14 +140,6 @@ async function namedByACode(accountId: string, fileId: string): Promise<boolean>
   return row !== undefined;
 }
 
-/** Whether backend `pid` (or, without one, a backend of this database running a statement containing `text`) waits for a lock. */
-async function waitsForLock(match: { pid?: number; text?: string }): Promise<boolean> {
-  const { rows } = await sql<{ waiting: number }>`
-    select count(*)::int as waiting from pg_stat_activity
-    where datname = current_database() and wait_event_type = 'Lock' and (pid = ${match.pid ?? -1} or (${match.text ?? null}::text is not null and query like '%' || ${match.text ?? null}::text || '%'))`.execute(database.db);
-  return rows[0]!.waiting > 0;
-}
-
 describe('a save and the prune racing for one file: never a reference to a deleted file', () => {
   for (const way of SAVES) {
     it(`${way.name} that holds its file lock first keeps the file; the prune passes it over`, async () => {
@@ -185,7 +177,7 @@ describe('a save and the prune racing for one file: never a reference to a delet
       });
       await blocking;
       const pruning = pruneUnreferencedFiles(database.db, HOURS, 10);
-      await expect.poll(() => waitsForLock({ text: 'regexp_matches' }), { timeout: 5_000 }).toBe(true);
+      await expect.poll(() => waitsForLock(database.db, { queryLike: '%regexp_matches%' }), { timeout: 5_000 }).toBe(true);
 
       let saveReturned = false;
       let savePid = -1;
@@ -200,7 +192,7 @@ describe('a save and the prune racing for one file: never a reference to a delet
         return outcome;
       });
       // The save waits for the prune's lock (a save that took none would have returned already).
-      await expect.poll(async () => saveReturned || (savePid !== -1 && (await waitsForLock({ pid: savePid }))), { timeout: 5_000 }).toBe(true);
+      await expect.poll(async () => saveReturned || (savePid !== -1 && (await waitsForLock(database.db, { pid: savePid }))), { timeout: 5_000 }).toBe(true);
       release();
       await blocker;
       const count = await pruning;
@@ -268,7 +260,7 @@ it('an edit that takes a file off its code waits for a save naming that file, an
     expect(second.ok).toBe(true);
     editing = updateTypedCode(database.db, { accountId: person.accountId, id: first.code.id, name: 'First', content: { fileId: other }, actor }).then(() => (editDone = true));
     // The edit waits for this save's lock (one that took none would have finished already).
-    await expect.poll(async () => editDone || (await waitsForLock({ text: 'for update' })), { timeout: 5_000 }).toBe(true);
+    await expect.poll(async () => editDone || (await waitsForLock(database.db, { queryLike: '%for update%' })), { timeout: 5_000 }).toBe(true);
   });
   await editing;
   expect(await isLive(shared)).toBe(true);

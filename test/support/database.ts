@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, inject } from 'vitest';
@@ -44,4 +45,16 @@ export function useTestDatabase(ready: (database: TestDatabase) => void): void {
   afterAll(async () => {
     await database?.destroy();
   });
+}
+
+/**
+ * Whether a backend of this database waits for a lock: backend `pid`, or one running a statement LIKE `queryLike`.
+ * pg_stat_activity shows the whole test cluster, so other files' sessions are left out.
+ */
+export async function waitsForLock(db: Database, match: { pid?: number; queryLike?: string }): Promise<boolean> {
+  const { rows } = await sql<{ waiting: number }>`
+    select count(*)::int as waiting from pg_stat_activity
+    where datname = current_database() and wait_event_type = 'Lock'
+      and (pid = ${match.pid ?? -1} or (${match.queryLike ?? null}::text is not null and query like ${match.queryLike ?? null}::text))`.execute(db);
+  return rows[0]!.waiting > 0;
 }
