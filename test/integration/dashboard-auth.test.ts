@@ -1,7 +1,12 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/paths.js';
 import { LOGIN_FAILURES_PER_EMAIL } from '../../src/people/login-limit.js';
 import type { TestDatabase } from '../support/database.js';
 import { createPerson, dashboardHttp, startDashboardApp, type TestPerson, useDashboardApp } from '../support/dashboard.js';
+import { rawHttp } from '../support/raw-http.js';
 import type { TestApp } from '../support/test-app.js';
 
 let database: TestDatabase;
@@ -124,6 +129,35 @@ describe('what pages are served with', () => {
     // credits the IP database at db-ip.com, as its licence asks).
     expect(page.replace(/<a [^>]*>/g, '')).not.toMatch(/(?:href|src)="(?:https?:)?\/\//);
     expect(page).toContain('<a href="https://db-ip.com">DB-IP</a>');
+  });
+
+  it('serves each asset whole in Brotli, gzip or as it is, the same bytes to requests that ask at once', async () => {
+    const page = await (await fetch(`${app.origin}/login`)).text();
+    const assets = [...page.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+    expect(assets).toHaveLength(4);
+    const get = (asset: string, encodings: string, method = 'GET') => rawHttp(app.origin, { method, path: asset, headers: { 'accept-encoding': encodings } });
+    for (const asset of assets) {
+      const plain = await get(asset, 'identity');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
+      // Compressed on the first request for each encoding: three at once must each get the whole of it.
+      const [brotli, ...alsoBrotli] = await Promise.all([1, 2, 3].map(() => get(asset, 'gzip, deflate, br')));
+      const [gzip, ...alsoGzip] = await Promise.all([1, 2, 3].map(() => get(asset, 'gzip')));
+      for (const [response, decompress, encoding] of [[brotli!, brotliDecompressSync, 'br'], [gzip!, gunzipSync, 'gzip']] as const) {
+        expect(response.headers['content-encoding']).toBe(encoding);
+        expect(Number(response.headers['content-length'])).toBe(response.body.length);
+        expect(response.body.length).toBeLessThan(plain.body.length * 0.6);
+        expect(decompress(response.body).equals(plain.body)).toBe(true);
+      }
+      for (const other of alsoBrotli) expect(other.body.equals(brotli!.body)).toBe(true);
+      for (const other of alsoGzip) expect(other.body.equals(gzip!.body)).toBe(true);
+      const head = await get(asset, 'br', 'HEAD');
+      expect(head.headers['content-length']).toBe(brotli!.headers['content-length']);
+      expect(head.body.length).toBe(0);
+    }
+    // Our own stylesheet is served as it is in the repository.
+    const appCss = assets.find((asset) => asset.startsWith('/assets/app.') && asset.endsWith('.css'))!;
+    expect((await get(appCss, 'identity')).body.equals(readFileSync(path.join(PROJECT_ROOT, 'src/dashboard/shared/assets/app.css')))).toBe(true);
   });
 
   it('leaves paths outside the dashboard to the JSON 404 the API answers', async () => {

@@ -3,6 +3,8 @@ import http from 'node:http';
 export interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
+  /** The body's bytes as they came (still compressed when Content-Encoding says so). */
+  body: Buffer;
   text: string;
   /** The body parsed as JSON, or undefined when empty or not JSON. */
   json: any;
@@ -26,14 +28,15 @@ export function rawHttp(
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          const body = Buffer.concat(chunks);
+          const text = body.toString('utf8');
           let json: unknown;
           try {
             json = text ? JSON.parse(text) : undefined;
           } catch {
             json = undefined;
           }
-          resolve({ status: res.statusCode!, headers: res.headers, text, json });
+          resolve({ status: res.statusCode!, headers: res.headers, body, text, json });
         });
         res.on('error', reject);
       },
