@@ -9,6 +9,7 @@ import { answerWithin } from './db/answer-within.js';
 import { primaryReads, type StaleReads } from './db/read-replicas.js';
 import type { Database } from './db/schema/index.js';
 import { errorHandler, notFoundHandler } from './api/error-handler.js';
+import type { ContractValidation } from './api/contract-validation.js';
 import { createApiRouter } from './api/router.js';
 import { createDashboardRouter } from './dashboard/index.js';
 import { createDocsRouter } from './docs.js';
@@ -34,6 +35,8 @@ export interface AppDependencies {
   images?: QrImages;
   /** Served at GET /metrics when `config.metricsToken` is set; the app also counts its API requests and pool in it. */
   metrics?: Metrics;
+  /** The API's contract validation, when built once for several apps (src/api/contract-validation.ts); else made here. */
+  contractValidation?: ContractValidation;
 }
 
 /** Readiness probes usually time out after a few seconds themselves; answer 503 before they do. */
@@ -43,7 +46,7 @@ const READINESS_TIMEOUT_MS = 2_000;
 const CLIENT_REQUEST_ID = /^[\x21-\x7E]{1,128}$/;
 
 /** Builds the HTTP application from config and services; it holds no state of its own beyond them. */
-export function createApp({ config, db, reads: givenReads, logger, box, images: givenImages, metrics }: AppDependencies): Express {
+export function createApp({ config, db, reads: givenReads, logger, box, images: givenImages, metrics, contractValidation }: AppDependencies): Express {
   const images = givenImages ?? createQrImages(config);
   const reads = givenReads ?? primaryReads(db);
   const app = express();
@@ -97,7 +100,7 @@ export function createApp({ config, db, reads: givenReads, logger, box, images: 
   // Files that landing pages show (PDFs, images, audio, video): public like the pages themselves; an id is 75 random
   // bits, and serveFile answers with a sandboxing CSP, nosniff, ranges and an ETag.
   app.get('/files/:id', (req, res) => serveFile(db, req, res, { fileId: req.params.id }));
-  app.use('/api/v1', createApiRouter({ config, db, reads, logger: logger.child({ part: 'api' }), images, metrics: metrics?.api }));
+  app.use('/api/v1', createApiRouter({ config, db, reads, logger: logger.child({ part: 'api' }), images, metrics: metrics?.api, contractValidation }));
   app.use(createDashboardRouter({ config, db, reads, logger: logger.child({ part: 'dashboard' }), box, images }));
   app.use(notFoundHandler);
   app.use(errorHandler(logger.child({ part: 'api' })));

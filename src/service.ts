@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ContractValidation } from './api/contract-validation.js';
 import type { Config } from './config.js';
 import { type DatabaseConnection, openDatabase } from './db/connect.js';
 import { createDatabase } from './db/database.js';
@@ -42,6 +43,8 @@ export interface ServiceOptions {
   withoutJobs?: ReadonlyArray<'pruning' | 'rollup' | 'imports' | 'visitor-days'>;
   /** The clock scans are recorded by and UTC days turn by for visitors (tests move it to begin a new day). */
   now?: () => number;
+  /** The API's contract validation, built once by a process that starts many services (a test worker); else made here. */
+  contractValidation?: ContractValidation;
 }
 
 export interface Service {
@@ -234,7 +237,7 @@ export async function createService(config: Config, options: ServiceOptions): Pr
         metrics?.replicas.watch(replicas);
         service.reads = replicas;
       }
-      const app = createApp({ config, db, reads: service.reads, logger, box, images, metrics });
+      const app = createApp({ config, db, reads: service.reads, logger, box, images, metrics, contractValidation: overrides.contractValidation });
       const server = await listen(createRequestListener(app, redirect.handler), config.port, overrides.host, {
         timeouts: config.httpTimeouts,
         connections: config.httpConnections,

@@ -5,6 +5,7 @@ import type { StaleReads } from '../db/read-replicas.js';
 import type { Database } from '../db/schema/index.js';
 import type { ApiMetrics } from '../metrics/api-metrics.js';
 import type { QrImages } from '../qr/index.js';
+import type { ContractValidation } from './contract-validation.js';
 
 /** What the API parts need, passed in explicitly (no module state), so one process can run several apps. */
 export interface ApiDependencies {
@@ -16,6 +17,8 @@ export interface ApiDependencies {
   images: QrImages;
   /** Requests by operation and status, for GET /metrics (when served). */
   metrics?: ApiMetrics;
+  /** The contract's validation, built once and shared by the apps of one process (made here when not given). */
+  contractValidation?: ContractValidation;
 }
 
 export interface AuthenticatedCaller {

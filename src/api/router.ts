@@ -1,8 +1,8 @@
 import { Router } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import { CONTRACT_PATH } from '../paths.js';
 import { authenticate } from './authenticate.js';
 import { loadContractIndex } from './contract-index.js';
+import { createContractValidation } from './contract-validation.js';
 import type { ApiDependencies } from './context.js';
 import { createQrCode } from './operations/create-qr-code.js';
 import { deleteQrCode } from './operations/delete-qr-code.js';
@@ -35,16 +35,11 @@ export function createApiRouter(deps: ApiDependencies): Router {
   router.use(checkPathParams(contract));
   router.use(checkQuery(contract));
   router.use(parseJsonBodies(contract, MAX_BODY_BYTES));
-  router.use(
-    OpenApiValidator.middleware({
-      apiSpec: CONTRACT_PATH,
-      validateRequests: { allErrors: true, allowUnknownQueryParameters: false },
-      validateResponses: deps.config.validateResponses ? { allErrors: true } : false,
-      validateSecurity: false, // done by `authenticate`, which also checks plans and revocation
-      validateApiSpec: false, // the contract is linted in CI; skip re-validating it at every start
-      ignoreUndocumented: false,
-    }),
-  );
+  const validation = deps.contractValidation ?? createContractValidation({ validateResponses: deps.config.validateResponses });
+  if (validation.validatesResponses !== deps.config.validateResponses) {
+    throw new Error(`the contract validation given ${validation.validatesResponses ? 'checks' : 'skips'} responses; VALIDATE_RESPONSES says otherwise`);
+  }
+  router.use(validation.middleware);
   router.get('/qrcodes', listQrCodes(deps));
   router.post('/qrcodes', createQrCode(deps));
   router.get('/qrcodes/:id', getQrCode(deps));
