@@ -6,32 +6,34 @@ import yaml from 'js-yaml';
 
 /**
  * Public, unauthenticated: the contract at `/api/v1/openapi.yaml` (the file as written) and `/api/v1/openapi.json`,
- * and the docs portal (built from the same file by `npm run docs`) at `/docs`.
+ * and the docs portal (built from the same file by `npm run docs`) at `/docs`. The JSON and the portal's policy are
+ * made on their first request and kept: parsing the contract and hashing the portal's scripts cost every start
+ * ~40 ms that most processes never needed.
  */
 export function createDocsRouter(paths: { contract: string; docsDir: string }): Router {
   const router = Router();
   const contractYaml = readFileSync(paths.contract, 'utf8');
-  const contractJson = JSON.stringify(yaml.load(contractYaml));
+  let contractJson: string | undefined;
   const etag = `"${createHash('sha256').update(contractYaml).digest('base64url').slice(0, 27)}"`;
 
-  const send = (type: string, body: string): RequestHandler => (req, res) => {
+  const send = (type: string, body: () => string): RequestHandler => (req, res) => {
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'public, max-age=300');
     if (req.headers['if-none-match'] === etag) {
       res.status(304).end();
       return;
     }
-    res.type(type).send(body);
+    res.type(type).send(body());
   };
-  router.get('/api/v1/openapi.yaml', send('application/yaml; charset=utf-8', contractYaml));
-  router.get('/api/v1/openapi.json', send('application/json; charset=utf-8', contractJson));
+  router.get('/api/v1/openapi.yaml', send('application/yaml; charset=utf-8', () => contractYaml));
+  router.get('/api/v1/openapi.json', send('application/json; charset=utf-8', () => (contractJson ??= JSON.stringify(yaml.load(contractYaml)))));
 
   // The portal is one self-contained page (Redoc's bundle inlined), so there is nothing else to serve.
   const portal = path.join(paths.docsDir, 'index.html');
   if (existsSync(portal)) {
-    const csp = portalPolicy(readFileSync(portal, 'utf8'));
+    let csp: string | undefined;
     router.get(['/docs', '/docs/'], (_req, res) => {
-      res.setHeader('Content-Security-Policy', csp);
+      res.setHeader('Content-Security-Policy', (csp ??= portalPolicy(readFileSync(portal, 'utf8'))));
       res.sendFile(portal, { maxAge: '5m' });
     });
   } else {
