@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import yaml from 'js-yaml';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../src/net.js';
 import type { TestDatabase } from '../support/database.js';
 import { type TestApp, useTestApp } from '../support/test-app.js';
@@ -34,23 +34,22 @@ function builtPath(source: string): string {
   const build = config('tsconfig.build.json') as { extends: string; include: string[] };
   const base = config(build.extends) as { compilerOptions: { outDir: string; rootDir: string } };
   expect(build.include.some((dir) => source.startsWith(`${dir}/`)), `${source} is compiled by npm run build`).toBe(true);
-  return path.posix.join(base.compilerOptions.outDir, path.posix.relative(base.compilerOptions.rootDir, source)).replace(/\.ts$/, '.js');
+  return path.posix.join(base.compilerOptions.outDir, path.posix.relative(base.compilerOptions.rootDir, source)).replace(/\.tsx?$/, '.js');
 }
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts'))
+    .filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.d.ts'))
     .map((file) => path.posix.join(dir, file.split(path.sep).join('/')));
 }
 
-/** Packages the compiled file loads at run time: tsc's own output for it, so `import type` is gone and `import { type X }` is not. */
+/**
+ * Packages a source file loads at run time, read from what `npm run build` made of it (the global setup builds
+ * dist/ when stale), so `import type` is gone and `import { type X }` is not. Static imports, re-exports, import()
+ * and require(), read by TypeScript's own scanner.
+ */
 function runtimePackages(source: string): string[] {
-  const { outputText } = ts.transpileModule(read(source), {
-    compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2023, verbatimModuleSyntax: true },
-    fileName: source,
-  });
-  // Static imports, re-exports, import() and require(), read by TypeScript's own scanner.
-  const specifiers = ts.preProcessFile(outputText, true, true).importedFiles.map((file) => file.fileName);
+  const specifiers = ts.preProcessFile(read(builtPath(source)), true, true).importedFiles.map((file) => file.fileName);
   return specifiers
     .filter((specifier) => !specifier.startsWith('.') && !isBuiltin(specifier))
     .map((specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
@@ -109,8 +108,11 @@ describe('the container image and compose files', () => {
 
   it('loads no devDependency at run time: every package the compiled server, worker and CLI import is a dependency', () => {
     const { dependencies } = JSON.parse(read('package.json')) as { dependencies: Record<string, string> };
+    const failure = inject('buildFailure');
+    if (failure) throw new Error(failure);
     const sources = sourceFiles('src');
     expect(sources).toContain('src/qr/render-worker.ts'); // the image render thread loads the built .js, not tsx
+    expect(sources).toContain('src/dashboard/shared/render.tsx'); // the dashboard's pages are TSX
     const missing = sources.flatMap((source) => runtimePackages(source).filter((name) => !(name in dependencies)).map((name) => `${source}: ${name}`));
     expect(missing).toEqual([]);
   });
