@@ -21,6 +21,8 @@ const SLOW_FIRST = [
   'test/integration/start.test.ts',
   'test/browser/dashboard-code-types.test.ts',
   'test/integration/embedded-postgres.test.ts',
+  // Packs the SDK (two tsc builds) and compiles and runs three projects against it: 34 s in a fresh-clone run.
+  'test/integration/sdk.test.ts',
   'test/integration/webhook-adaptive-concurrency.test.ts',
   'test/integration/import.test.ts',
   'test/contract/compatibility.test.ts',
