@@ -248,7 +248,17 @@ function isPortFree(port) {
   });
 }
 
-function freePort() {
+/**
+ * A free loopback port below the kernel's ephemeral range, where no outgoing connection can take it before the
+ * server binds it (the reasoning is src/net.ts's freePort; this script runs before anything is compiled).
+ */
+async function freePort() {
+  const range = await fs.readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '');
+  const below = Number(range.trim().split(/\s+/)[0]) || 32_768;
+  for (let tries = 0; tries < 20 && below > 10_000; tries++) {
+    const port = 10_000 + Math.floor(Math.random() * (below - 10_000));
+    if (await isPortFree(port)) return port;
+  }
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { freePort } from '../net.js';
+import { freePort, isPortFree } from '../net.js';
 import { movedNote, placeEmbeddedPostgres, REACHABLE_PLACE } from './embedded-postgres-location.js';
 import { type Binaries, run, type RunAs } from './embedded-postgres-process.js';
 import { ADMIN_ROLE, APP_ROLE, ensureRoles, newPassword, recoverSettings } from './embedded-postgres-roles.js';
@@ -207,11 +207,3 @@ async function exists(file: string): Promise<boolean> {
   return fs.access(file, fsConstants.F_OK).then(() => true, () => false);
 }
 
-async function isPortFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
