@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { freePort, isPortFree } from '../net.js';
